@@ -1,0 +1,360 @@
+/*
+ * relayout — tensor data movement: memory descriptors, reorder and shuffle.
+ *
+ * The public C ABI. Semantics follow oneDNN (memory descriptors, reorder, shuffle) and
+ * OpenVINO (ShuffleChannels-1). Every function that can fail returns an rl_status_t; on
+ * failure it also records a readable message for rl_last_error() on the calling thread and
+ * leaves every output untouched (output handles are set to NULL).
+ *
+ * Conventions used in the comments below:
+ *  - "Statuses" lists what a function returns besides RL_SUCCESS.
+ *  - Handles (memory descriptors, engines, streams, attributes, primitives) are opaque, owned
+ *    by the caller after creation and released with the matching rl_*_destroy(), which accepts
+ *    NULL and does nothing then.
+ *  - Thread safety: every function may be called from any thread. Objects are immutable after
+ *    creation except attributes (rl_attr_set_* / rl_attr_append_*, which must not race with
+ *    other uses of the same attr). One primitive may be executed from several threads at once
+ *    with different buffers.
+ */
+#ifndef RELAYOUT_H
+#define RELAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(RELAYOUT_SHARED_BUILD)
+#define RL_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define RL_API __attribute__((visibility("default")))
+#else
+#define RL_API
+#endif
+
+#define RELAYOUT_VERSION_MAJOR 0
+#define RELAYOUT_VERSION_MINOR 1
+#define RELAYOUT_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------------------------------
+ * Status codes and errors
+ * ------------------------------------------------------------------------------------- */
+
+/** Result of every fallible call. The values are pinned: they never change. */
+typedef enum {
+    RL_SUCCESS = 0,        /**< the call did what it says */
+    RL_OUT_OF_MEMORY,      /**< an allocation failed; nothing was created */
+    RL_INVALID_ARGUMENTS,  /**< the caller's bug: a NULL pointer, bad dims, unknown tag, ... */
+    RL_UNIMPLEMENTED,      /**< a valid request this version of relayout does not support */
+    RL_RUNTIME_ERROR       /**< an unexpected failure of the system (e.g. thread creation) */
+} rl_status_t;
+
+/** A static, human-readable name of a status ("success", "invalid arguments", ...).
+ *  Unknown values give "unknown status". Never returns NULL. */
+RL_API const char *rl_status_string(rl_status_t s);
+
+/** The message recorded by the last failing relayout call on the calling thread, for
+ *  example "rl_md_create_with_tag: tag 'nchw' has 4 dims but ndims is 3". The text is
+ *  thread-local: another thread's failures never change it. It stays valid until the next
+ *  failing call on this thread. Returns "" when no call on this thread has failed yet.
+ *  Successful calls do not clear it. Never returns NULL. */
+RL_API const char *rl_last_error(void);
+
+/** The library version as "MAJOR.MINOR.PATCH". Never returns NULL. */
+RL_API const char *rl_version_string(void);
+
+/* ---------------------------------------------------------------------------------------
+ * Memory descriptors
+ * ------------------------------------------------------------------------------------- */
+
+/** Element data types. Conversions between any two are supported (see rl_reorder_create). */
+typedef enum {
+    RL_DT_UNDEF = 0,
+    RL_F32,  /**< IEEE binary32 */
+    RL_BF16, /**< bfloat16: the upper 16 bits of an f32 */
+    RL_F16,  /**< IEEE binary16 */
+    RL_S32,  /**< int32_t */
+    RL_S8,   /**< int8_t */
+    RL_U8    /**< uint8_t */
+} rl_data_type_t;
+
+/** A dimension, stride or offset, in elements. */
+typedef int64_t rl_dim_t;
+
+/** The largest rank a memory descriptor can have. */
+#define RL_MAX_NDIMS 12
+
+/** An opaque memory descriptor: dims, data type and layout (oneDNN's blocking description:
+ *  outer strides plus inner blocks, padded dims, offset0). Immutable after creation. */
+typedef struct rl_memory_desc *rl_memory_desc_t;
+typedef const struct rl_memory_desc *const_rl_memory_desc_t;
+
+/** Creates a dense descriptor from a format tag.
+ *
+ *  tag: a plain tag made of the first ndims letters in any order ("abcd", "acdb", "ba", ...),
+ *  any of oneDNN's named aliases ("nchw", "nhwc", "oihw", "hwio", "tnc", "ldigo", ...), a
+ *  blocked tag in oneDNN's grammar (upper-case letter = blocked dim, then the inner blocks as
+ *  <size><letter>, outermost first: "aBcd16b", "ABcd16b16a", "Acdb16a"), a blocked alias
+ *  ("nChw16c", "nChw8c", "NChw16n16c", "OIhw16i16o", "gOIhw16i16o", ...), or "any" (a
+ *  placeholder a primitive resolves; such a descriptor has no layout and size 0).
+ *  Blocked dims are padded up to a multiple of their block; the padding is part of the size.
+ *
+ *  md:    receives the new descriptor (owned by the caller; rl_md_destroy()).
+ *  ndims: 1..RL_MAX_NDIMS.   dims: ndims values >= 0 (zero-size tensors are allowed).
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL md/dims/tag, ndims out of range, a negative dim,
+ *  an unknown data type or tag, a tag whose rank differs from ndims, or a tensor whose byte
+ *  size does not fit in size_t; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_md_create_with_tag(rl_memory_desc_t *md, int ndims, const rl_dim_t *dims,
+                                         rl_data_type_t dt, const char *tag);
+
+/** Creates a plain (unblocked) descriptor from strides, in elements.
+ *
+ *  strides must be >= 0 and must not let two distinct elements share an address (oneDNN's
+ *  rule: with dims sorted by decreasing stride, each stride is at least the next stride times
+ *  the next dim; dims of size 1 are ignored). strides == NULL means dense row-major.
+ *  Statuses: as rl_md_create_with_tag, plus RL_INVALID_ARGUMENTS for overlapping or negative
+ *  strides. */
+RL_API rl_status_t rl_md_create_with_strides(rl_memory_desc_t *md, int ndims,
+                                             const rl_dim_t *dims, rl_data_type_t dt,
+                                             const rl_dim_t *strides);
+
+/** Parses the text form "DT:LAYOUT:DIMS[:offset0=N]", e.g. "f32:nChw16c:2x30x7x7",
+ *  "u8:nhwc:1x3x224x224", "f32:any:2x3", "f32:60x1x15x3:2x3x4x5" (LAYOUT given as strides,
+ *  'x'-separated, one per dim) or "f32:aBcd16b@2048x1024x128x16:2x30x7x7" (a blocked tag with
+ *  explicit outer strides). DT is f32, bf16, f16, s32, s8 or u8.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL arguments or any malformed part (the message says
+ *  which); the checks of rl_md_create_with_tag / rl_md_create_with_strides; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_md_create_from_string(rl_memory_desc_t *md, const char *text);
+
+/** Writes the text form of md into buf (NUL-terminated). The layout is printed as a
+ *  positional tag when one matches ("acdb", "aBcd16b"), else as strides; ":offset0=N" is
+ *  appended when offset0 != 0. rl_md_create_from_string() of the text gives an equal md.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL md/buf or a buffer too small (buf then holds ""
+ *  when buf_len > 0). 128 bytes always suffice for ndims <= 4; 512 for any descriptor. */
+RL_API rl_status_t rl_md_to_string(const_rl_memory_desc_t md, char *buf, size_t buf_len);
+
+/** Creates a view of part of parent: the region [offsets, offsets + dims) of every dim.
+ *  The view keeps the parent's layout and strides; its offset0 locates the region, so it is
+ *  used with the parent's buffer pointer. For blocked dims the offset must be a multiple of
+ *  the block, and the extent must either be a multiple of the block or reach the parent's end.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL arguments, negative values, a region outside the
+ *  parent, or an "any" parent; RL_UNIMPLEMENTED for block-unaligned regions;
+ *  RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_md_create_submemory(rl_memory_desc_t *md, const_rl_memory_desc_t parent,
+                                          const rl_dim_t *dims, const rl_dim_t *offsets);
+
+/** Creates a descriptor of the same memory with the axes renamed: perm[i] = j sends input
+ *  axis i to output axis j (oneDNN's meaning), so out.dims[perm[i]] == in.dims[i] and the
+ *  element at index x of `in` is the element at index y of the result with y[perm[i]] = x[i].
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL arguments, an "any" input, or perm not a
+ *  permutation of 0..ndims-1; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_md_permute_axes(rl_memory_desc_t *md, const_rl_memory_desc_t in,
+                                      const int *perm);
+
+/** Size in bytes of a buffer that holds md (padding included; offset0 included, so a view
+ *  made by rl_md_create_submemory reports the bytes from the parent's start it may touch).
+ *  For strided descriptors this is oneDNN's rule: the largest dims[d] * strides[d], times the
+ *  element size. 0 for NULL, "any" or zero-size descriptors. */
+RL_API size_t rl_md_get_size(const_rl_memory_desc_t md);
+
+/** 1 when a and b describe the same dims, type and layout (including offset0), else 0.
+ *  Two NULLs are equal; NULL and non-NULL are not. */
+RL_API int rl_md_equal(const_rl_memory_desc_t a, const_rl_memory_desc_t b);
+
+/** Rank of md, or 0 for NULL. */
+RL_API int rl_md_ndims(const_rl_memory_desc_t md);
+
+/** Pointer to md's ndims dims (valid while md lives), or NULL for NULL. */
+RL_API const rl_dim_t *rl_md_dims(const_rl_memory_desc_t md);
+
+/** Data type of md, or RL_DT_UNDEF for NULL. */
+RL_API rl_data_type_t rl_md_data_type(const_rl_memory_desc_t md);
+
+/** Releases md. NULL is fine. Always RL_SUCCESS. */
+RL_API rl_status_t rl_md_destroy(rl_memory_desc_t md);
+
+/* ---------------------------------------------------------------------------------------
+ * Engine and stream
+ * ------------------------------------------------------------------------------------- */
+
+/** A CPU engine. It owns the thread pool primitives created on it run on. */
+typedef struct rl_engine *rl_engine_t;
+typedef const struct rl_engine *const_rl_engine_t;
+
+/** Creates an engine with nthreads threads (0: one per available core).
+ *  The engine must outlive the primitives and streams created on it.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL engine or nthreads < 0; RL_OUT_OF_MEMORY;
+ *  RL_RUNTIME_ERROR when threads cannot be started. */
+RL_API rl_status_t rl_engine_create(rl_engine_t *engine, int nthreads);
+
+/** Number of threads the engine runs primitives on (>= 1), or 0 for NULL. */
+RL_API int rl_engine_get_nthreads(const_rl_engine_t engine);
+
+/** Releases the engine and joins its threads. NULL is fine. Always RL_SUCCESS. */
+RL_API rl_status_t rl_engine_destroy(rl_engine_t engine);
+
+/** An in-order execution queue. On the CPU, execution is synchronous: when
+ *  rl_primitive_execute returns, the work is done. */
+typedef struct rl_stream *rl_stream_t;
+
+/** Creates a stream on engine. Statuses: RL_INVALID_ARGUMENTS for NULL arguments;
+ *  RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_stream_create(rl_stream_t *stream, rl_engine_t engine);
+
+/** Waits for all work submitted to stream (a no-op on the CPU, which runs synchronously).
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL. */
+RL_API rl_status_t rl_stream_wait(rl_stream_t stream);
+
+/** Releases the stream. NULL is fine. Always RL_SUCCESS. */
+RL_API rl_status_t rl_stream_destroy(rl_stream_t stream);
+
+/* ---------------------------------------------------------------------------------------
+ * Attributes (scales, zero points, sum post-op) for reorder
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct rl_attr *rl_attr_t;
+typedef const struct rl_attr *const_rl_attr_t;
+
+/** Creates an empty attribute set. Statuses: RL_INVALID_ARGUMENTS for NULL; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_attr_create(rl_attr_t *attr);
+
+/** Sets the scales of arg (RL_ARG_SRC or RL_ARG_DST).
+ *
+ *  mask: bit d set = one value per index of dim d; 0 = one value for the whole tensor. With
+ *  several bits the values are indexed row-major over the selected dims.
+ *  values == NULL: the values are given at each execution as the argument
+ *  RL_ARG_ATTR_SCALES | arg (a float array). values != NULL: the values are read when a
+ *  primitive is created with this attr (the primitive keeps a copy); the array must stay
+ *  valid until then. Setting a value again replaces the previous setting.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL attr, an arg other than SRC/DST, or a negative
+ *  mask (a mask naming a dim beyond the rank is reported at primitive creation). */
+RL_API rl_status_t rl_attr_set_scales(rl_attr_t attr, int arg, int mask, const float *values);
+
+/** Sets the zero points of arg (RL_ARG_SRC or RL_ARG_DST); as rl_attr_set_scales, with int32
+ *  values and the runtime argument RL_ARG_ATTR_ZERO_POINTS | arg. A src zero point is
+ *  accepted for every source data type. */
+RL_API rl_status_t rl_attr_set_zero_points(rl_attr_t attr, int arg, int mask,
+                                           const int32_t *values);
+
+/** Appends the sum post-op: the destination's previous value, times scale, is added before
+ *  the destination scale and zero point are applied (see rl_reorder_create for the formula).
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL attr; RL_UNIMPLEMENTED for a second sum. */
+RL_API rl_status_t rl_attr_append_sum(rl_attr_t attr, float scale);
+
+/** Releases attr. NULL is fine. Always RL_SUCCESS. Primitives created with it are unaffected. */
+RL_API rl_status_t rl_attr_destroy(rl_attr_t attr);
+
+/* ---------------------------------------------------------------------------------------
+ * Primitives
+ * ------------------------------------------------------------------------------------- */
+
+/** Execution argument ids (oneDNN's values). */
+enum {
+    RL_ARG_SRC = 1,
+    RL_ARG_FROM = 1,
+    RL_ARG_DST = 17,
+    RL_ARG_TO = 17,
+    RL_ARG_DIFF_SRC = 129,
+    RL_ARG_DIFF_DST = 145,
+    RL_ARG_ATTR_SCALES = 4096,      /* | RL_ARG_SRC or RL_ARG_DST: runtime scales (float *) */
+    RL_ARG_ATTR_ZERO_POINTS = 8192  /* | RL_ARG_SRC or RL_ARG_DST: runtime zero points (int32_t *) */
+};
+
+/** Propagation direction of shuffle. */
+typedef enum { RL_FORWARD = 1, RL_BACKWARD = 2 } rl_prop_kind_t;
+
+typedef struct rl_primitive *rl_primitive_t;
+typedef const struct rl_primitive *const_rl_primitive_t;
+
+/** Creates a reorder: dst(x) = convert(src(x)) for every logical index x.
+ *
+ *  src and dst must have the same dims; any layouts, any pair of data types. dst may be
+ *  "any": it then takes src's layout (dense) with dst's data type (see rl_primitive_query_md).
+ *  The math, in f32, is oneDNN's (checked against oneDNN 3.14):
+ *      dst = saturate(rne((s_src * (src - zp_src) + beta * dst_old) / s_dst + zp_dst))
+ *  with each term present only when the attr sets it (beta from rl_attr_append_sum).
+ *  Integer destinations round to nearest even and saturate (s32 at [-2^31, 2147483520], the
+ *  f32 range that fits), NaN becomes 0. bf16/f16 destinations round to nearest even, overflow
+ *  to +-inf, keep NaN a NaN and keep subnormals. A same-type reorder without attributes
+ *  copies bits exactly. The padded area of a blocked dst is written with zeros.
+ *  src and dst buffers must not overlap.
+ *
+ *  attr may be NULL. The primitive keeps what it needs of src, dst and attr: they may be
+ *  destroyed right after creation.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL p/engine/src/dst, dims mismatch, an "any" src, a
+ *  scale or zero-point mask naming a dim beyond the rank; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine,
+                                     const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
+                                     const_rl_attr_t attr);
+
+/** Creates a shuffle with oneDNN semantics: the dim `axis` (size C) is seen as a C/G x G
+ *  matrix and transposed. Forward: dst(.., u + v*C/G, ..) = src(.., u*G + v, ..) for
+ *  0 <= u < C/G, 0 <= v < G (G = group_size). Backward is forward with G replaced by C/G,
+ *  mapping RL_ARG_DIFF_DST to RL_ARG_DIFF_SRC. md describes both tensors (any layout,
+ *  blocked ones included; any data type, in both directions).
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL p/engine/md, an "any" md, axis outside
+ *  [0, ndims), group_size <= 0 or not dividing C, kind not RL_FORWARD/RL_BACKWARD;
+ *  RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_shuffle_create(rl_primitive_t *p, rl_engine_t engine, rl_prop_kind_t kind,
+                                     const_rl_memory_desc_t md, int axis, rl_dim_t group_size);
+
+/** Creates a ShuffleChannels-1 (OpenVINO) primitive: the dim `axis` (negative counts from
+ *  the end) is reshaped to [group, C/group], transposed and flattened back. Equal to oneDNN's
+ *  forward shuffle with group_size = C/group. group 1 is the identity. Executed with
+ *  RL_ARG_SRC / RL_ARG_DST.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL arguments, an "any" md, axis outside
+ *  [-ndims, ndims), group <= 0 or not dividing C; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_shuffle_channels_create(rl_primitive_t *p, rl_engine_t engine,
+                                              const_rl_memory_desc_t md, int axis,
+                                              rl_dim_t group);
+
+/** One execution argument: an id (RL_ARG_*) and a buffer pointer. */
+typedef struct {
+    int arg;
+    void *ptr;
+} rl_exec_arg_t;
+
+/** Runs p on stream with the given arguments: SRC/DST for reorder and forward shuffle,
+ *  DIFF_DST/DIFF_SRC for backward shuffle, plus RL_ARG_ATTR_* | arg for runtime scales and
+ *  zero points. Buffers must be at least rl_md_get_size() bytes of their descriptor. Ids the
+ *  primitive does not use are ignored. Allocates nothing; safe to call concurrently on one
+ *  primitive with different destination buffers.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL p/stream, nargs < 0, args NULL with nargs > 0, a
+ *  required argument missing, given twice or NULL (also a runtime scale or zero point the
+ *  attr declared), a stream of another engine. */
+RL_API rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int nargs,
+                                        const rl_exec_arg_t *args);
+
+/** The descriptor p uses for arg (RL_ARG_SRC/FROM, RL_ARG_DST/TO, RL_ARG_DIFF_SRC,
+ *  RL_ARG_DIFF_DST), with "any" resolved. Owned by p (valid while p lives). NULL for a NULL p
+ *  or an arg p does not have. */
+RL_API const_rl_memory_desc_t rl_primitive_query_md(const_rl_primitive_t p, int arg);
+
+/** Name of the implementation chosen at creation, "<kernel>:<isa>", e.g. "ref:scalar" or
+ *  "transpose-x32:avx512". Owned by p. NULL for NULL. */
+RL_API const char *rl_primitive_impl_name(const_rl_primitive_t p);
+
+/** Releases p. NULL is fine. Always RL_SUCCESS. p must not be executing. */
+RL_API rl_status_t rl_primitive_destroy(rl_primitive_t p);
+
+/* ---------------------------------------------------------------------------------------
+ * CPU ISA control
+ * ------------------------------------------------------------------------------------- */
+
+/** Caps the instruction set kernels may use: "scalar", "avx2" or "avx512" (case-insensitive).
+ *  The effective level is the lower of the cap and what the CPU and OS support. Affects
+ *  primitives created afterwards. The environment variable RL_MAX_CPU_ISA sets the initial
+ *  cap. Statuses: RL_INVALID_ARGUMENTS for NULL or an unknown name. */
+RL_API rl_status_t rl_set_max_cpu_isa(const char *isa);
+
+/** The instruction set level in effect: "scalar", "avx2", "avx512" natively, "wasm-simd128"
+ *  or "wasm-scalar" in WebAssembly. Never returns NULL. */
+RL_API const char *rl_get_effective_cpu_isa(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RELAYOUT_H */

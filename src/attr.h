@@ -1,0 +1,35 @@
+/* Attributes: scales and zero points for src/dst, and the sum post-op. */
+#ifndef RL_ATTR_H
+#define RL_ATTR_H
+
+#include "relayout.h"
+
+#include <stdbool.h>
+
+enum { RL_ATTR_SRC = 0, RL_ATTR_DST = 1 };
+
+/* One quantization parameter (a scale or a zero point) of one argument, as the user set it.
+ * Values given at attr time are borrowed until a primitive copies them; mask 0 is copied at
+ * once. */
+typedef struct {
+    bool set;
+    bool runtime; /* values come at execution */
+    int mask;
+    const void *values;   /* borrowed: float * or int32_t * */
+    union {
+        float f;
+        int32_t i;
+    } common; /* the copied value when mask == 0 and !runtime */
+} rl_quant_spec_t;
+
+struct rl_attr {
+    rl_quant_spec_t scales[2];      /* RL_ATTR_SRC, RL_ATTR_DST */
+    rl_quant_spec_t zero_points[2];
+    bool has_sum;
+    float sum_scale;
+};
+
+/* Maps RL_ARG_SRC / RL_ARG_DST to RL_ATTR_SRC / RL_ATTR_DST; -1 otherwise. */
+int rl_attr_slot(int arg);
+
+#endif

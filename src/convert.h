@@ -1,0 +1,63 @@
+/* Scalar element conversions: the reference every kernel is checked against.
+ * Rounding is round-to-nearest-even implemented with integer steps, so results do not depend
+ * on the caller's floating-point environment. Integer destinations saturate and map NaN to 0;
+ * bf16/f16 keep NaN a NaN, overflow to +-inf and keep subnormals. */
+#ifndef RL_CONVERT_H
+#define RL_CONVERT_H
+
+#include "relayout.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static inline uint32_t rl_f32_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float rl_bits_f32(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline float rl_bf16_to_f32(uint16_t h) { return rl_bits_f32((uint32_t)h << 16); }
+
+static inline uint16_t rl_f32_to_bf16(float f) {
+    const uint32_t u = rl_f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x0040u); /* quiet NaN */
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+float rl_f16_to_f32(uint16_t h);
+uint16_t rl_f32_to_f16(float f);
+
+/* Round to nearest even, for |v| < 2^62 (callers clamp first). */
+static inline float rl_round_even(float v) {
+    const int64_t i = (int64_t)v;
+    const float d = v - (float)i; /* exact: |v| < 2^24 or v is already an integer */
+    int64_t r = i;
+    if (d > 0.5f || (d == 0.5f && (i & 1))) r = i + 1;
+    if (d < -0.5f || (d == -0.5f && (i & 1))) r = i - 1;
+    return (float)r;
+}
+
+/* Clamps to [lo, hi] (NaN -> 0) and rounds to nearest even. */
+static inline float rl_saturate_round(float v, float lo, float hi) {
+    if (v != v) return 0.0f;
+    v = v < lo ? lo : v > hi ? hi : v;
+    return rl_round_even(v);
+}
+
+#define RL_S32_MAX_F 2147483520.0f /* the largest f32 below 2^31 */
+#define RL_S32_MIN_F -2147483648.0f
+
+typedef float (*rl_load_f32_fn)(const void *src);
+typedef void (*rl_store_f32_fn)(void *dst, float v);
+
+/* Per-type loaders (any type -> f32) and storers (f32 -> any type, rounded and saturated). */
+rl_load_f32_fn rl_load_f32_for(rl_data_type_t dt);
+rl_store_f32_fn rl_store_f32_for(rl_data_type_t dt);
+
+#endif

@@ -1,0 +1,106 @@
+/* CPU detection (cpuid + xgetbv: a feature counts only when the OS saves its registers) and
+ * the run-time ISA cap. The only file that asks the CPU what it can do. */
+#include "cpu_isa.h"
+
+#include "error.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define RL_X86 1
+#endif
+
+static rl_cpu_features_t features;
+static atomic_int isa_cap = RL_ISA_AVX512;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static bool parse_isa(const char *s, rl_isa_t *out) {
+    static const char *const names[] = {"scalar", "avx2", "avx512"};
+    char low[16];
+    size_t n = 0;
+    for (; s[n] && n + 1 < sizeof low; ++n) low[n] = (char)tolower((unsigned char)s[n]);
+    if (s[n]) return false;
+    low[n] = '\0';
+    for (int i = 0; i < 3; ++i)
+        if (strcmp(low, names[i]) == 0) return *out = (rl_isa_t)i, true;
+    return false;
+}
+
+#ifdef RL_X86
+static unsigned long long xgetbv0(void) {
+    unsigned int lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((unsigned long long)hi << 32) | lo;
+}
+
+static void detect(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+    const bool osxsave = c & (1u << 27), avx = c & (1u << 28), fma = c & (1u << 12),
+               f16c = c & (1u << 29);
+    if (!osxsave || !avx) return;
+    const unsigned long long xcr0 = xgetbv0();
+    const bool ymm_os = (xcr0 & 0x6) == 0x6, zmm_os = (xcr0 & 0xe6) == 0xe6;
+    if (__get_cpuid_max(0, NULL) < 7) return;
+    __cpuid_count(7, 0, a, b, c, d);
+    features.avx2 = ymm_os && fma && f16c && (b & (1u << 5));
+    features.avx512 = features.avx2 && zmm_os && (b & (1u << 16)) && (b & (1u << 17)) &&
+                      (b & (1u << 30)) && (b & (1u << 31));
+    features.avx512_fp16 = features.avx512 && (d & (1u << 23));
+    __cpuid_count(7, 1, a, b, c, d);
+    features.avx512_bf16 = features.avx512 && (a & (1u << 5));
+}
+#else
+static void detect(void) {}
+#endif
+
+static void init(void) {
+    detect();
+    const char *env = getenv("RL_MAX_CPU_ISA");
+    rl_isa_t cap;
+    if (env && parse_isa(env, &cap)) atomic_store(&isa_cap, (int)cap);
+}
+
+const rl_cpu_features_t *rl_cpu_features(void) {
+    pthread_once(&init_once, init);
+    return &features;
+}
+
+rl_isa_t rl_cpu_isa_effective(void) {
+    const rl_cpu_features_t *f = rl_cpu_features();
+    const rl_isa_t hw = f->avx512 ? RL_ISA_AVX512 : f->avx2 ? RL_ISA_AVX2 : RL_ISA_SCALAR;
+    const rl_isa_t cap = (rl_isa_t)atomic_load(&isa_cap);
+    return cap < hw ? cap : hw;
+}
+
+const char *rl_isa_name(rl_isa_t isa) {
+    switch (isa) {
+    case RL_ISA_AVX512: return "avx512";
+    case RL_ISA_AVX2: return "avx2";
+    default: break;
+    }
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+    return "wasm-simd128";
+#elif defined(__EMSCRIPTEN__)
+    return "wasm-scalar";
+#else
+    return "scalar";
+#endif
+}
+
+rl_status_t rl_set_max_cpu_isa(const char *isa) {
+    RETURN_IF_NULL(isa);
+    rl_isa_t cap;
+    RETURN_IF(!parse_isa(isa, &cap), RL_INVALID_ARGUMENTS,
+              "unknown ISA '%s' (expected scalar, avx2 or avx512)", isa);
+    pthread_once(&init_once, init);
+    atomic_store(&isa_cap, (int)cap);
+    return RL_SUCCESS;
+}
+
+const char *rl_get_effective_cpu_isa(void) { return rl_isa_name(rl_cpu_isa_effective()); }

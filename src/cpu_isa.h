@@ -1,0 +1,22 @@
+/* CPU feature detection and the ISA cap (RL_MAX_CPU_ISA / rl_set_max_cpu_isa). */
+#ifndef RL_CPU_ISA_H
+#define RL_CPU_ISA_H
+
+#include <stdbool.h>
+
+typedef enum { RL_ISA_SCALAR = 0, RL_ISA_AVX2 = 1, RL_ISA_AVX512 = 2 } rl_isa_t;
+
+typedef struct {
+    bool avx2;        /* AVX2 + FMA + F16C, with OS support for ymm state */
+    bool avx512;      /* AVX-512 F/BW/VL/DQ, with OS support for zmm and mask state */
+    bool avx512_bf16; /* AVX512-BF16 */
+    bool avx512_fp16; /* AVX512-FP16 */
+} rl_cpu_features_t;
+
+/* What the CPU and OS support (detected once). */
+const rl_cpu_features_t *rl_cpu_features(void);
+/* The level kernels may use now: the lower of the cap and the detected level. */
+rl_isa_t rl_cpu_isa_effective(void);
+const char *rl_isa_name(rl_isa_t isa);
+
+#endif

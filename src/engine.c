@@ -1,0 +1,50 @@
+/* Engine (a CPU and its thread count) and stream (in-order, synchronous on the CPU). */
+#include "engine.h"
+
+#include "error.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+rl_status_t rl_engine_create(rl_engine_t *engine, int nthreads) {
+    RETURN_IF_NULL(engine);
+    *engine = NULL;
+    RETURN_IF(nthreads < 0, RL_INVALID_ARGUMENTS, "nthreads %d is negative", nthreads);
+    if (nthreads == 0) {
+        const long n = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = n > 0 ? (int)n : 1;
+    }
+    rl_engine_t e = calloc(1, sizeof *e);
+    RETURN_IF(e == NULL, RL_OUT_OF_MEMORY, "cannot allocate an engine");
+    e->nthreads = nthreads;
+    *engine = e;
+    return RL_SUCCESS;
+}
+
+int rl_engine_get_nthreads(const_rl_engine_t engine) { return engine ? engine->nthreads : 0; }
+
+rl_status_t rl_engine_destroy(rl_engine_t engine) {
+    free(engine);
+    return RL_SUCCESS;
+}
+
+rl_status_t rl_stream_create(rl_stream_t *stream, rl_engine_t engine) {
+    RETURN_IF_NULL(stream);
+    *stream = NULL;
+    RETURN_IF_NULL(engine);
+    rl_stream_t s = calloc(1, sizeof *s);
+    RETURN_IF(s == NULL, RL_OUT_OF_MEMORY, "cannot allocate a stream");
+    s->engine = engine;
+    *stream = s;
+    return RL_SUCCESS;
+}
+
+rl_status_t rl_stream_wait(rl_stream_t stream) {
+    RETURN_IF_NULL(stream);
+    return RL_SUCCESS;
+}
+
+rl_status_t rl_stream_destroy(rl_stream_t stream) {
+    free(stream);
+    return RL_SUCCESS;
+}

@@ -1,0 +1,190 @@
+/* Format tags: parsing (positional, oneDNN aliases, blocked grammar) and matching a layout
+ * back to its positional tag.
+ *
+ * Positional grammar (oneDNN): the first N letters of the alphabet in outer-to-inner order;
+ * an upper-case letter marks a blocked dim; then the inner blocks as <size><letter>, the
+ * outermost block first ("ABcd16b16a": dims a and b blocked, a 16x16 box with b outer).
+ * Aliases: the RNN names have a table; the CNN names (n c d h w for activations, g o i d h w
+ * for weights, upper case = blocked, e.g. "nChw16c", "gOIhw16i16o") are translated letter by
+ * letter into positional form through the canonical dim order of their domain. */
+#include "md.h"
+
+#include "error.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_BOX ((rl_dim_t)1 << 24) /* largest inner box: far above any real blocking */
+
+static rl_status_t parse_positional(rl_tag_t *t, const char *s, const char *orig,
+                                    const char *where) {
+    int n = 0;
+    while (isalpha((unsigned char)s[n])) ++n;
+    RETURN_IF_AT(where, n == 0 || n > RL_MAX_NDIMS, RL_INVALID_ARGUMENTS,
+                 "tag '%s' must start with 1 to %d dim letters", orig, RL_MAX_NDIMS);
+    bool seen[RL_MAX_NDIMS] = {false}, blocked[RL_MAX_NDIMS] = {false};
+    t->ndims = n;
+    for (int i = 0; i < n; ++i) {
+        const int d = tolower((unsigned char)s[i]) - 'a';
+        RETURN_IF_AT(where, d < 0 || d >= n, RL_INVALID_ARGUMENTS,
+                     "tag '%s': letter '%c' is not one of the first %d letters", orig, s[i], n);
+        RETURN_IF_AT(where, seen[d], RL_INVALID_ARGUMENTS, "tag '%s': letter '%c' repeats", orig,
+                     s[i]);
+        seen[d] = true;
+        blocked[d] = isupper((unsigned char)s[i]) != 0;
+        t->order[i] = d;
+    }
+    t->inner_nblks = 0;
+    rl_dim_t box = 1;
+    for (const char *p = s + n; *p;) {
+        rl_dim_t size = 0;
+        RETURN_IF_AT(where, !isdigit((unsigned char)*p), RL_INVALID_ARGUMENTS,
+                     "tag '%s': expected a block size at '%s'", orig, p);
+        while (isdigit((unsigned char)*p)) {
+            size = size * 10 + (*p++ - '0');
+            RETURN_IF_AT(where, size > MAX_BOX, RL_INVALID_ARGUMENTS,
+                         "tag '%s': block size is too large", orig);
+        }
+        const int d = *p - 'a';
+        RETURN_IF_AT(where, !islower((unsigned char)*p) || d >= n || !blocked[d],
+                     RL_INVALID_ARGUMENTS,
+                     "tag '%s': a block must name an upper-case dim of the tag, got '%c'", orig,
+                     *p ? *p : '?');
+        RETURN_IF_AT(where, size < 2, RL_INVALID_ARGUMENTS,
+                     "tag '%s': block size %lld must be at least 2", orig, (long long)size);
+        RETURN_IF_AT(where, t->inner_nblks == RL_MAX_NDIMS, RL_INVALID_ARGUMENTS,
+                     "tag '%s' has more than %d blocks", orig, RL_MAX_NDIMS);
+        box *= size;
+        RETURN_IF_AT(where, box > MAX_BOX, RL_INVALID_ARGUMENTS,
+                     "tag '%s': the inner blocks are too large", orig);
+        t->inner_blks[t->inner_nblks] = size;
+        t->inner_idxs[t->inner_nblks++] = d;
+        ++p;
+    }
+    for (int d = 0; d < n; ++d) {
+        bool has = false;
+        for (int k = 0; k < t->inner_nblks; ++k) has |= t->inner_idxs[k] == d;
+        RETURN_IF_AT(where, blocked[d] && !has, RL_INVALID_ARGUMENTS,
+                     "tag '%s': dim '%c' is upper case but has no block", orig, 'a' + d);
+    }
+    return RL_SUCCESS;
+}
+
+static const struct {
+    const char *alias, *tag;
+} rnn_aliases[] = {
+    {"x", "a"},       {"tn", "ab"},       {"nt", "ba"},     {"tnc", "abc"},
+    {"ntc", "bac"},   {"ldnc", "abcd"},   {"ldigo", "abcde"}, {"ldgoi", "abdec"},
+    {"ldio", "abcd"}, {"ldoi", "abdc"},   {"ldgo", "abcd"},
+};
+
+/* Translates a CNN alias into positional form; false when s is not one. */
+static bool translate_cnn_alias(const char *s, char *out, size_t len) {
+    size_t n = 0;
+    while (isalpha((unsigned char)s[n])) ++n;
+    if (n == 0 || n >= len) return false;
+    bool has[26] = {false};
+    for (size_t i = 0; i < n; ++i) {
+        const int c = tolower((unsigned char)s[i]) - 'a';
+        if (has[c]) return false;
+        has[c] = true;
+    }
+    const bool weights = has['o' - 'a'] || has['i' - 'a'] || has['g' - 'a'];
+    char canon[8];
+    int m = 0;
+    if (weights) {
+        if (!has['o' - 'a'] || !has['i' - 'a']) return false;
+        if (has['g' - 'a']) canon[m++] = 'g';
+        canon[m++] = 'o', canon[m++] = 'i';
+    } else {
+        if (!has['n' - 'a'] || !has['c' - 'a']) return false;
+        canon[m++] = 'n', canon[m++] = 'c';
+    }
+    /* spatial dims: none, w, hw or dhw */
+    if (has['d' - 'a'] && !has['h' - 'a']) return false;
+    if (has['h' - 'a'] && !has['w' - 'a']) return false;
+    if (has['d' - 'a']) canon[m++] = 'd';
+    if (has['h' - 'a']) canon[m++] = 'h';
+    if (has['w' - 'a']) canon[m++] = 'w';
+    if ((size_t)m != n) return false; /* a letter outside the domain */
+    size_t o = 0;
+    for (const char *p = s; *p; ++p) {
+        if (o + 1 >= len) return false;
+        if (isdigit((unsigned char)*p)) {
+            out[o++] = *p;
+            continue;
+        }
+        const char *hit = memchr(canon, tolower((unsigned char)*p), (size_t)m);
+        if (hit == NULL || (p >= s + n && !islower((unsigned char)*p))) return false;
+        const char pos = (char)('a' + (hit - canon));
+        out[o++] = isupper((unsigned char)*p) ? (char)toupper(pos) : pos;
+    }
+    out[o] = '\0';
+    return true;
+}
+
+static bool is_positional_text(const char *s) {
+    for (const char *p = s; *p; ++p)
+        if (!(isdigit((unsigned char)*p) || (tolower((unsigned char)*p) >= 'a' &&
+                                             tolower((unsigned char)*p) <= 'l')))
+            return false;
+    return isalpha((unsigned char)s[0]);
+}
+
+rl_status_t rl_tag_parse(rl_tag_t *tag, const char *text, const char *where) {
+    for (size_t i = 0; i < sizeof rnn_aliases / sizeof rnn_aliases[0]; ++i)
+        if (strcmp(text, rnn_aliases[i].alias) == 0)
+            return parse_positional(tag, rnn_aliases[i].tag, text, where);
+    if (is_positional_text(text)) return parse_positional(tag, text, text, where);
+    char buf[64];
+    if (strlen(text) < sizeof buf && translate_cnn_alias(text, buf, sizeof buf))
+        return parse_positional(tag, buf, text, where);
+    return rl_error(RL_INVALID_ARGUMENTS, where, "unknown format tag '%s'", text);
+}
+
+bool rl_md_tag_string(const rl_md_t *md, const int *order, char *buf, size_t len) {
+    const int n = md->ndims;
+    if ((size_t)n + 1 > len) return false;
+    size_t o = 0;
+    for (int k = 0; k < n; ++k) {
+        const char c = (char)('a' + order[k]);
+        buf[o++] = rl_md_block_of_dim(md, order[k]) > 1 ? (char)toupper(c) : c;
+    }
+    buf[o] = '\0';
+    for (int k = 0; k < md->blk.inner_nblks; ++k) {
+        const int w = snprintf(buf + o, len - o, "%lld%c", (long long)md->blk.inner_blks[k],
+                               'a' + md->blk.inner_idxs[k]);
+        if (w < 0 || (size_t)w >= len - o) return false;
+        o += (size_t)w;
+    }
+    return true;
+}
+
+bool rl_md_match_tag(const rl_md_t *md, char *buf, size_t len, int *order_out) {
+    const int n = md->ndims;
+    rl_dim_t ext[RL_MAX_NDIMS];
+    int order[RL_MAX_NDIMS];
+    for (int d = 0; d < n; ++d) {
+        ext[d] = md->padded_dims[d] / rl_md_block_of_dim(md, d);
+        if (ext[d] == 0) ext[d] = 1;
+        order[d] = d;
+    }
+    /* Decreasing stride; among equal strides the dim with extent > 1 goes outermost (a dense
+     * layout can only have equal strides where the inner dims have extent 1). */
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0; --j) {
+            const int a = order[j - 1], b = order[j];
+            const rl_dim_t sa = md->blk.strides[a], sb = md->blk.strides[b];
+            const bool swap = sb > sa || (sb == sa && ext[b] > 1 && ext[a] == 1);
+            if (!swap) break;
+            order[j - 1] = b, order[j] = a;
+        }
+    if (order_out) memcpy(order_out, order, sizeof(int) * (size_t)n);
+    rl_dim_t expect = rl_md_inner_box(md);
+    for (int k = n - 1; k >= 0; --k) {
+        if (md->blk.strides[order[k]] != expect) return false;
+        expect *= ext[order[k]];
+    }
+    return rl_md_tag_string(md, order, buf, len);
+}

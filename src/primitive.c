@@ -1,0 +1,121 @@
+/* Primitive life cycle and execution, common to reorder and shuffle. */
+#include "primitive.h"
+
+#include "cpu_isa.h"
+#include "engine.h"
+#include "error.h"
+#include "verbose.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+rl_status_t rl_primitive_alloc(rl_primitive_t *p, const char *kind, rl_engine_t engine,
+                               const char *where) {
+    *p = calloc(1, sizeof **p);
+    RETURN_IF_AT(where, *p == NULL, RL_OUT_OF_MEMORY, "cannot allocate a primitive");
+    (*p)->kind = kind;
+    (*p)->engine = engine;
+    return RL_SUCCESS;
+}
+
+static void describe_mds(const_rl_primitive_t p, char *buf, size_t len) {
+    char s[512], d[512];
+    rl_md_format(&p->src_md, s, sizeof s);
+    rl_md_format(&p->dst_md, d, sizeof d);
+    snprintf(buf, len, "src=%s dst=%s", s, d);
+}
+
+rl_status_t rl_primitive_finish(rl_primitive_t p, rl_primitive_t *out, double t0_ms) {
+    snprintf(p->impl_name, sizeof p->impl_name, "ref:%s", rl_isa_name(RL_ISA_SCALAR));
+    if (rl_verbose_level() >= 1) {
+        char mds[1100];
+        describe_mds(p, mds, sizeof mds);
+        rl_verbose_print("create", p->kind, p->impl_name, mds, p->info, rl_now_ms() - t0_ms);
+    }
+    *out = p;
+    return RL_SUCCESS;
+}
+
+/* Finds argument `id` in args; NULL when absent. Fails when it is given twice. */
+static rl_status_t find_arg(int nargs, const rl_exec_arg_t *args, int id, void **ptr) {
+    *ptr = NULL;
+    int hits = 0;
+    for (int i = 0; i < nargs; ++i)
+        if (args[i].arg == id) *ptr = args[i].ptr, ++hits;
+    RETURN_IF_AT("rl_primitive_execute", hits > 1, RL_INVALID_ARGUMENTS,
+                 "argument %d is given %d times", id, hits);
+    return RL_SUCCESS;
+}
+
+static rl_status_t require_arg(int nargs, const rl_exec_arg_t *args, int id, const char *name,
+                               void **ptr) {
+    CHECK_STATUS(find_arg(nargs, args, id, ptr));
+    RETURN_IF_AT("rl_primitive_execute", *ptr == NULL, RL_INVALID_ARGUMENTS,
+                 "argument %s (%d) is missing or NULL", name, id);
+    return RL_SUCCESS;
+}
+
+static const char *arg_name(int id) {
+    switch (id) {
+    case RL_ARG_SRC: return "RL_ARG_SRC";
+    case RL_ARG_DST: return "RL_ARG_DST";
+    case RL_ARG_DIFF_SRC: return "RL_ARG_DIFF_SRC";
+    case RL_ARG_DIFF_DST: return "RL_ARG_DIFF_DST";
+    case RL_ARG_ATTR_SCALES | RL_ARG_SRC: return "RL_ARG_ATTR_SCALES | RL_ARG_SRC";
+    case RL_ARG_ATTR_SCALES | RL_ARG_DST: return "RL_ARG_ATTR_SCALES | RL_ARG_DST";
+    case RL_ARG_ATTR_ZERO_POINTS | RL_ARG_SRC: return "RL_ARG_ATTR_ZERO_POINTS | RL_ARG_SRC";
+    case RL_ARG_ATTR_ZERO_POINTS | RL_ARG_DST: return "RL_ARG_ATTR_ZERO_POINTS | RL_ARG_DST";
+    default: return "argument";
+    }
+}
+
+rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int nargs,
+                                 const rl_exec_arg_t *args) {
+    RETURN_IF_NULL(p);
+    RETURN_IF_NULL(stream);
+    RETURN_IF(nargs < 0, RL_INVALID_ARGUMENTS, "nargs %d is negative", nargs);
+    RETURN_IF(nargs > 0 && args == NULL, RL_INVALID_ARGUMENTS, "args is NULL but nargs is %d",
+              nargs);
+    RETURN_IF(stream->engine != p->engine, RL_INVALID_ARGUMENTS,
+              "the stream belongs to another engine than the primitive");
+    void *src, *dst;
+    CHECK_STATUS(require_arg(nargs, args, p->src_arg, arg_name(p->src_arg), &src));
+    CHECK_STATUS(require_arg(nargs, args, p->dst_arg, arg_name(p->dst_arg), &dst));
+    const void *qv[RL_Q_COUNT] = {NULL};
+    for (int j = 0; j < RL_Q_COUNT; ++j) {
+        const rl_quant_t *q = &p->ref.q[j];
+        if (!q->present) continue;
+        if (q->runtime) {
+            void *ptr;
+            CHECK_STATUS(require_arg(nargs, args, q->arg, arg_name(q->arg), &ptr));
+            qv[j] = ptr;
+        } else {
+            qv[j] = q->values;
+        }
+    }
+    const bool verbose = rl_verbose_level() >= 1;
+    const double t0 = verbose ? rl_now_ms() : 0.0;
+    rl_ref_exec_run(&p->ref, src, dst, qv);
+    if (verbose) {
+        char mds[1100];
+        describe_mds(p, mds, sizeof mds);
+        rl_verbose_print("exec", p->kind, p->impl_name, mds, p->info, rl_now_ms() - t0);
+    }
+    return RL_SUCCESS;
+}
+
+const_rl_memory_desc_t rl_primitive_query_md(const_rl_primitive_t p, int arg) {
+    if (p == NULL) return NULL;
+    if (arg == p->src_arg) return &p->src_md;
+    if (arg == p->dst_arg) return &p->dst_md;
+    return NULL;
+}
+
+const char *rl_primitive_impl_name(const_rl_primitive_t p) { return p ? p->impl_name : NULL; }
+
+rl_status_t rl_primitive_destroy(rl_primitive_t p) {
+    if (p == NULL) return RL_SUCCESS;
+    for (int j = 0; j < RL_Q_COUNT; ++j) free(p->ref.q[j].values);
+    free(p);
+    return RL_SUCCESS;
+}

@@ -1,0 +1,25 @@
+/* The primitive object shared by reorder and shuffle: descriptors, argument ids, the chosen
+ * implementation and its precomputed state. Immutable after creation. */
+#ifndef RL_PRIMITIVE_H
+#define RL_PRIMITIVE_H
+
+#include "md.h"
+#include "ref_exec.h"
+
+struct rl_primitive {
+    const char *kind; /* "reorder", "shuffle" */
+    rl_engine_t engine;
+    rl_md_t src_md, dst_md;
+    int src_arg, dst_arg;
+    char impl_name[48];
+    char info[192]; /* attributes or shuffle parameters, for the verbose log */
+    rl_ref_exec_t ref;
+};
+
+/* Allocates a zeroed primitive of `kind` on engine. */
+rl_status_t rl_primitive_alloc(rl_primitive_t *p, const char *kind, rl_engine_t engine,
+                               const char *where);
+/* Picks the implementation, logs the creation (RL_VERBOSE) and hands p to *out. */
+rl_status_t rl_primitive_finish(rl_primitive_t p, rl_primitive_t *out, double t0_ms);
+
+#endif
