@@ -17,6 +17,13 @@ rl_status_t rl_engine_create(rl_engine_t *engine, int nthreads) {
     rl_engine_t e = calloc(1, sizeof *e);
     RETURN_IF(e == NULL, RL_OUT_OF_MEMORY, "cannot allocate an engine");
     e->nthreads = nthreads;
+    if (nthreads > 1) {
+        const rl_status_t st = rl_threadpool_create(&e->pool, nthreads, __func__);
+        if (st != RL_SUCCESS) {
+            free(e);
+            return st;
+        }
+    }
     *engine = e;
     return RL_SUCCESS;
 }
@@ -24,6 +31,7 @@ rl_status_t rl_engine_create(rl_engine_t *engine, int nthreads) {
 int rl_engine_get_nthreads(const_rl_engine_t engine) { return engine ? engine->nthreads : 0; }
 
 rl_status_t rl_engine_destroy(rl_engine_t engine) {
+    if (engine) rl_threadpool_destroy(engine->pool);
     free(engine);
     return RL_SUCCESS;
 }

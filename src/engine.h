@@ -3,9 +3,11 @@
 #define RL_ENGINE_H
 
 #include "relayout.h"
+#include "threadpool.h"
 
 struct rl_engine {
     int nthreads;
+    rl_threadpool_t *pool; /* NULL for one thread */
 };
 
 struct rl_stream {

@@ -95,7 +95,7 @@ rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int
     }
     const bool verbose = rl_verbose_level() >= 1;
     const double t0 = verbose ? rl_now_ms() : 0.0;
-    rl_ref_exec_run(&p->ref, src, dst, qv);
+    rl_ref_exec_run(&p->ref, p->engine->pool, src, dst, qv);
     if (verbose) {
         char mds[1100];
         describe_mds(p, mds, sizeof mds);

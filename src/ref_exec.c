@@ -118,13 +118,26 @@ static void run_row(const rl_ref_exec_t *e, const row_t *r, const char *src, cha
     zero_row(e, d, r, dst, n, e->padded[d]);
 }
 
-void rl_ref_exec_run(const rl_ref_exec_t *e, const char *src, char *dst,
-                     const void *const qv[RL_Q_COUNT]) {
+typedef struct {
+    const rl_ref_exec_t *e;
+    const char *src;
+    char *dst;
+    const void *const *qv;
+} job_t;
+
+/* Runs the rows [begin, end) of the outer loop nest (all loops but the innermost). */
+static void run_rows(void *ctx, size_t begin, size_t end) {
+    const job_t *job = ctx;
+    const rl_ref_exec_t *e = job->e;
     const int n = e->ndims;
-    for (int d = 0; d < n; ++d)
-        if (e->padded[d] == 0) return; /* zero-size tensor */
     rl_dim_t idx[RL_MAX_NDIMS] = {0};
-    for (;;) {
+    size_t rest = begin; /* mixed-radix decomposition of the first row */
+    for (int k = n - 2; k >= 0; --k) {
+        const int d = e->order[k];
+        idx[d] = (rl_dim_t)(rest % (size_t)e->padded[d]);
+        rest /= (size_t)e->padded[d];
+    }
+    for (size_t row = begin; row < end; ++row) {
         row_t r = {e->src_offset0, e->dst_offset0, {0}, false};
         for (int k = 0; k < n - 1; ++k) {
             const int d = e->order[k];
@@ -134,13 +147,22 @@ void rl_ref_exec_run(const rl_ref_exec_t *e, const char *src, char *dst,
                 r.src_base += dim_offset(&e->src_map[d], src_index(e, d, idx[d]));
             for (int j = 0; j < RL_Q_COUNT; ++j) r.qbase[j] += idx[d] * e->q[j].idx_stride[d];
         }
-        run_row(e, &r, src, dst, qv);
-        int k = n - 2; /* odometer over the outer loops */
-        for (; k >= 0; --k) {
+        run_row(e, &r, job->src, job->dst, job->qv);
+        for (int k = n - 2; k >= 0; --k) { /* odometer */
             const int d = e->order[k];
             if (++idx[d] < e->padded[d]) break;
             idx[d] = 0;
         }
-        if (k < 0) return;
     }
+}
+
+void rl_ref_exec_run(const rl_ref_exec_t *e, rl_threadpool_t *pool, const char *src, char *dst,
+                     const void *const qv[RL_Q_COUNT]) {
+    size_t rows = 1, elems = 1;
+    for (int d = 0; d < e->ndims; ++d) elems *= (size_t)e->padded[d];
+    if (elems == 0) return; /* zero-size tensor */
+    for (int k = 0; k < e->ndims - 1; ++k) rows *= (size_t)e->padded[e->order[k]];
+    job_t job = {e, src, dst, qv};
+    /* below ~64K elements waking threads costs more than it saves */
+    rl_parallelize(elems >= ((size_t)1 << 16) ? pool : NULL, run_rows, &job, rows);
 }

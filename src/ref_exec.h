@@ -6,6 +6,7 @@
 
 #include "convert.h"
 #include "md.h"
+#include "threadpool.h"
 
 #include <stdbool.h>
 
@@ -54,8 +55,9 @@ typedef struct {
  * by the caller afterwards. */
 void rl_ref_exec_init(rl_ref_exec_t *e, const rl_md_t *src, const rl_md_t *dst);
 
-/* Runs e. qvals[i] are the value arrays of e->q[i] (owned or runtime). Thread-safe. */
-void rl_ref_exec_run(const rl_ref_exec_t *e, const char *src, char *dst,
+/* Runs e, splitting the outer rows across pool (may be NULL). qvals[i] are the value arrays of
+ * e->q[i] (owned or runtime). Thread-safe. */
+void rl_ref_exec_run(const rl_ref_exec_t *e, rl_threadpool_t *pool, const char *src, char *dst,
                      const void *const qvals[RL_Q_COUNT]);
 
 #endif
