@@ -135,6 +135,7 @@ static bool strides_overlap(const rl_md_t *md, int *bad_dim) {
     for (int d = 0; d < md->ndims; ++d) {
         const rl_dim_t e = md->padded_dims[d] / rl_md_block_of_dim(md, d);
         if (e <= 1) continue;
+        if (md->blk.strides[d] == 0) return *bad_dim = d, true; /* all its elements coincide */
         stride[n] = md->blk.strides[d], ext[n] = e, idx[n] = d, ++n;
     }
     const rl_dim_t box = rl_md_inner_box(md);

@@ -83,7 +83,7 @@ rl_status_t rl_md_create_from_string(rl_memory_desc_t *md, const char *text) {
         offset0 = v[0];
     }
 
-    char layout[64];
+    char layout[512];
     RETURN_IF_AT(where, flen[1] == 0 || flen[1] >= sizeof layout, RL_INVALID_ARGUMENTS,
                  "'%s': the layout field is empty or too long", text);
     memcpy(layout, field[1], flen[1]);

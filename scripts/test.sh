@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# relayout: runs every test. Second command after scripts/setup.sh.
+#
+#   scripts/test.sh            all stages, in order
+#   scripts/test.sh --quick    only the gcc stage
+#   scripts/test.sh STAGE...   the named stages (see --list)
+#
+# Stages (each one a function stage_NAME below; add new ones to STAGES):
+#   gcc      gcc Release build, -DRELAYOUT_WERROR=ON, in build/gcc; ctest; quick start
+#   clang    clang Release build, -DRELAYOUT_WERROR=ON, in build/clang; ctest; quick start
+#   asan     ASan+UBSan build (-DRELAYOUT_SANITIZE=ON, -O1 -g) in build/asan; ctest with leak
+#            detection and halt-on-error; quick start
+#   install  tests/install/check.sh on build/gcc (CMake package, pkg-config, static linking)
+# Stops at the first failing stage and prints a summary. Exit status 0 only if all passed.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+jobs=2
+
+STAGES=(gcc clang asan install)
+QUICK_STAGES=(gcc)
+
+# ---- helpers --------------------------------------------------------------------------
+say() { echo "test.sh: $*"; }
+run() { # prints a command, then runs it
+    echo "+ $*"
+    "$@"
+}
+
+# configure_and_build DIR CMAKE_ARGS...: configures the project into DIR and builds it.
+configure_and_build() {
+    local dir=$1
+    shift
+    run cmake -S "$repo" -B "$dir" "$@"
+    run cmake --build "$dir" -j"$jobs"
+}
+
+# run_ctest DIR: the native suite; an empty suite is a failure.
+run_ctest() {
+    run ctest --test-dir "$1" --output-on-failure -j"$jobs" --no-tests=error
+}
+
+# run_quickstart DIR: the example must run and end with "ok".
+run_quickstart() {
+    local out
+    echo "+ $1/examples/rl_quickstart"
+    out=$("$1/examples/rl_quickstart" 2>&1) || {
+        echo "$out"
+        say "rl_quickstart failed"
+        return 1
+    }
+    echo "$out" | tail -n 3
+    [[ "$(tail -n 1 <<<"$out")" == ok ]] || {
+        say "rl_quickstart did not end with 'ok'"
+        return 1
+    }
+}
+
+# ---- stages ---------------------------------------------------------------------------
+build_gcc() {
+    configure_and_build build/gcc -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release \
+        -DRELAYOUT_WERROR=ON
+}
+
+stage_gcc() {
+    build_gcc
+    run_ctest build/gcc
+    run_quickstart build/gcc
+}
+
+stage_clang() {
+    configure_and_build build/clang -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release \
+        -DRELAYOUT_WERROR=ON
+    run_ctest build/clang
+    run_quickstart build/clang
+}
+
+stage_asan() {
+    local compiler=clang
+    command -v clang >/dev/null 2>&1 || compiler=gcc
+    configure_and_build build/asan -DCMAKE_C_COMPILER="$compiler" -DCMAKE_BUILD_TYPE=Debug \
+        "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" -DRELAYOUT_SANITIZE=ON
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    say "ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS"
+    run_ctest build/asan
+    run_quickstart build/asan
+}
+
+stage_install() {
+    build_gcc # brings build/gcc up to date (a no-op right after the gcc stage)
+    run bash tests/install/check.sh build/gcc
+}
+
+# ---- driver ---------------------------------------------------------------------------
+usage() { sed -n '2,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+
+selected=()
+for arg in "$@"; do
+    case "$arg" in
+    --quick) selected+=("${QUICK_STAGES[@]}") ;;
+    --list) printf '%s\n' "${STAGES[@]}"; exit 0 ;;
+    -h | --help) usage; exit 0 ;;
+    -*) echo "test.sh: unknown option '$arg'" >&2; usage >&2; exit 2 ;;
+    *)
+        declare -F "stage_$arg" >/dev/null || {
+            echo "test.sh: unknown stage '$arg' (stages: ${STAGES[*]})" >&2
+            exit 2
+        }
+        selected+=("$arg")
+        ;;
+    esac
+done
+[[ ${#selected[@]} -gt 0 ]] || selected=("${STAGES[@]}")
+
+results=()
+summary() {
+    echo
+    echo "==================== test.sh summary ===================="
+    local line
+    for line in "${results[@]}"; do echo "  $line"; done
+    echo "========================================================="
+}
+
+total_start=$(date +%s)
+for stage in "${selected[@]}"; do
+    echo
+    echo "==================== stage: $stage ===================="
+    start=$(date +%s)
+    # Each stage runs in a subshell with errexit on, so its first failing command ends it
+    # (errexit would be ignored if the call sat in an if/&&/|| condition).
+    set +e
+    (
+        set -euo pipefail
+        "stage_$stage"
+    )
+    rc=$?
+    set -e
+    secs=$(($(date +%s) - start))
+    if [[ $rc -ne 0 ]]; then
+        results+=("FAIL  $stage (${secs}s, exit $rc)")
+        echo "==================== stage $stage FAILED after ${secs}s ===================="
+        summary
+        say "stopped at the first failure; $(($(date +%s) - total_start))s in all"
+        exit 1
+    fi
+    results+=("ok    $stage (${secs}s)")
+    echo "==================== stage $stage passed in ${secs}s ===================="
+done
+summary
+say "all ${#selected[@]} stage(s) passed in $(($(date +%s) - total_start))s"

@@ -1,0 +1,271 @@
+/*
+ * test_attrs — reorder attributes: src/dst scales and zero points (common, per dim, several
+ * dims), given at creation or at execution, and the sum post-op, alone and combined, against
+ * the documented formula computed step by step in f32:
+ *   dst = saturate(rne((s_src*(src - zp_src) + beta*dst_old) / s_dst + zp_dst)).
+ * Hand-computed rows pin the order of operations; the rest compares with naive_ref
+ * bit-exactly over several layouts and type pairs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "naive_ref.h"
+#include "test_harness.h"
+#include "test_util.h"
+
+static tu_rng_t rng;
+
+/* ---- hand-computed rows ---------------------------------------------------------------------- */
+typedef struct {
+    rl_data_type_t sdt;
+    float src;
+    rl_data_type_t ddt;
+    float dst_old;
+    int has_zs, has_ss, has_sum, has_sd, has_zd;
+    int32_t zs;
+    float ss, beta, sd;
+    int32_t zd;
+    uint32_t want_bits; /* f32 dst: bits; other types: the value as int32 or f16/bf16 bits */
+} hand_t;
+
+static const hand_t hand[] = {
+    /* (0.5 * (10 - 2) + 2 * 3) / 4 + 1 = 3.5 */
+    {RL_F32, 10, RL_F32, 3, 1, 1, 1, 1, 1, 2, 0.5f, 2, 4, 1, 0x40600000u},
+    {RL_F32, 10, RL_S8, 3, 1, 1, 1, 1, 1, 2, 0.5f, 2, 4, 1, 4},
+    {RL_F32, 10, RL_U8, 3, 1, 1, 1, 1, 1, 2, 0.5f, 2, 4, 1, 4},
+    {RL_F32, 10, RL_S32, 3, 1, 1, 1, 1, 1, 2, 0.5f, 2, 4, 1, 4},
+    {RL_F32, 10, RL_BF16, 3, 1, 1, 1, 1, 1, 2, 0.5f, 2, 4, 1, 0x4060},
+    {RL_F32, 10, RL_F16, 3, 1, 1, 1, 1, 1, 2, 0.5f, 2, 4, 1, 0x4300},
+    /* u8 200 with zero point 128 and scale 0.25: 18 */
+    {RL_U8, 200, RL_F32, 0, 1, 1, 0, 0, 0, 128, 0.25f, 0, 0, 0, 0x41900000u},
+    /* a division, not a multiplication by the reciprocal: 5 / 3 = 0x3FD55555 */
+    {RL_F32, 5, RL_F32, 0, 0, 0, 0, 1, 0, 0, 0, 0, 3, 0, 0x3FD55555u},
+    {RL_F32, -3.7f, RL_S8, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0.5f, 0, (uint32_t)-7},
+    /* s32 max through f32 saturates at 2147483520 */
+    {RL_S32, 0, RL_S32, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 2147483520u},
+    /* sum into s8 saturates: -100 + 0.5 * -100 = -150 -> -128 */
+    {RL_F32, -100, RL_S8, -100, 0, 0, 1, 0, 0, 0, 0, 0.5f, 0, 0, (uint32_t)-128},
+    /* src zero point on an f32 source: 2.5 - 1 = 1.5 -> 2 */
+    {RL_F32, 2.5f, RL_S8, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2},
+    {RL_F32, 126.6f, RL_S8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 127},
+    {RL_F32, 0.5f, RL_S8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0},
+    /* beta * dst_old is added before the division by the dst scale: (0 + 0.5*8) / 2 = 2 */
+    {RL_F32, 0, RL_F32, 8, 0, 0, 1, 1, 0, 0, 0, 0.5f, 2, 0, 0x40000000u},
+    /* the dst zero point is not subtracted from dst_old (header's formula): 0 + 8 + 3 = 11 */
+    {RL_F32, 0, RL_F32, 8, 0, 0, 1, 0, 1, 0, 0, 1, 0, 3, 0x41300000u},
+    {RL_S8, -128, RL_U8, 0, 1, 0, 0, 0, 0, -128, 0, 0, 0, 0, 0},
+    {RL_S8, 100, RL_S8, 0, 1, 0, 0, 0, 0, -100, 0, 0, 0, 0, 127},
+};
+
+static void hand_rows(void) {
+    for (size_t k = 0; k < sizeof(hand) / sizeof(hand[0]); k++) {
+        const hand_t *h = &hand[k];
+        int64_t dims[1] = {1};
+        rl_memory_desc_t s = NULL, d = NULL;
+        rl_attr_t a = NULL;
+        rl_md_create_with_tag(&s, 1, dims, h->sdt, "a");
+        rl_md_create_with_tag(&d, 1, dims, h->ddt, "a");
+        rl_attr_create(&a);
+        if (h->has_zs) CHECK_STATUS(rl_attr_set_zero_points(a, RL_ARG_SRC, 0, &h->zs), RL_SUCCESS);
+        if (h->has_ss) CHECK_STATUS(rl_attr_set_scales(a, RL_ARG_SRC, 0, &h->ss), RL_SUCCESS);
+        if (h->has_sum) CHECK_STATUS(rl_attr_append_sum(a, h->beta), RL_SUCCESS);
+        if (h->has_sd) CHECK_STATUS(rl_attr_set_scales(a, RL_ARG_DST, 0, &h->sd), RL_SUCCESS);
+        if (h->has_zd) CHECK_STATUS(rl_attr_set_zero_points(a, RL_ARG_DST, 0, &h->zd), RL_SUCCESS);
+        unsigned char sb[4] = {0}, db[4] = {0};
+        if (h->sdt == RL_S32 && h->src == 0) {
+            int32_t v = 2147483647;
+            memcpy(sb, &v, 4);
+        } else {
+            nr_store_f32(h->sdt, sb, h->src);
+        }
+        nr_store_f32(h->ddt, db, h->dst_old);
+        rl_primitive_t p = NULL;
+        rl_exec_arg_t args[2] = {{RL_ARG_SRC, sb}, {RL_ARG_DST, db}};
+        if (CHECK_MSG(rl_reorder_create(&p, th_engine(), s, d, a) == RL_SUCCESS &&
+                          rl_primitive_execute(p, th_stream(), 2, args) == RL_SUCCESS,
+                      "hand row %zu: %s", k, rl_last_error())) {
+            uint32_t got;
+            switch (h->ddt) {
+            case RL_F32: memcpy(&got, db, 4); break;
+            case RL_BF16:
+            case RL_F16: {
+                uint16_t x;
+                memcpy(&x, db, 2);
+                got = x;
+                break;
+            }
+            case RL_S32: {
+                int32_t x;
+                memcpy(&x, db, 4);
+                got = (uint32_t)x;
+                break;
+            }
+            case RL_S8: got = (uint32_t)(int32_t)(int8_t)db[0]; break;
+            default: got = db[0]; break;
+            }
+            CHECK_MSG(got == h->want_bits, "hand row %zu: got 0x%x, expected 0x%x", k,
+                      (unsigned)got, (unsigned)h->want_bits);
+        }
+        rl_primitive_destroy(p);
+        rl_attr_destroy(a);
+        rl_md_destroy(s);
+        rl_md_destroy(d);
+    }
+}
+
+/* ---- configurations against naive_ref ------------------------------------------------------- */
+static const float scale_pool[] = {0.5f,  0.25f,       2.0f,  3.0f, 0.1f, 1.7f,
+                                   -1.5f, 0.33333334f, 1e-3f, 7.0f, 1.0f, 0.75f};
+
+static void fill_quant(th_quant_t *q, int is_scale, int mask, int runtime, int64_t count) {
+    q->set = 1;
+    q->mask = mask;
+    q->runtime = runtime;
+    for (int64_t i = 0; i < count && i < TH_MAX_VALS; i++) {
+        q->f[i] = scale_pool[tu_range(&rng, 0, (int64_t)(sizeof(scale_pool) / 4) - 1)];
+        q->i[i] =
+            (int32_t)(tu_chance(&rng, 0.1) ? tu_range(&rng, -1000, 1000) : tu_range(&rng, -6, 6));
+    }
+    (void)is_scale;
+}
+
+/* one attribute configuration: which terms, which masks */
+typedef struct {
+    const char *name;
+    int ss, sd, zs, zd; /* mask + 1 per term; 0 = absent */
+    int sum;
+    float beta;
+} config_t;
+
+static const config_t configs[] = {
+    {"src scale common", 1, 0, 0, 0, 0, 0},
+    {"dst scale common", 0, 1, 0, 0, 0, 0},
+    {"src zp common", 0, 0, 1, 0, 0, 0},
+    {"dst zp common", 0, 0, 0, 1, 0, 0},
+    {"src scale per dim 1", 3, 0, 0, 0, 0, 0},
+    {"dst scale per dim 1", 0, 3, 0, 0, 0, 0},
+    {"src zp per dim 1", 0, 0, 3, 0, 0, 0},
+    {"dst zp per dim 1", 0, 0, 0, 3, 0, 0},
+    {"scales on dims 0 and 1", 4, 4, 0, 0, 0, 0},
+    {"zero points on dims 0 and 1", 0, 0, 4, 4, 0, 0},
+    {"src scale dims 0,1 + dst zp dims 0,1", 4, 0, 0, 4, 0, 0},
+    {"sum 0.5", 0, 0, 0, 0, 1, 0.5f},
+    {"sum -1.25 + dst zp", 0, 0, 0, 1, 1, -1.25f},
+    {"sum 1 + dst scale per dim 1", 0, 3, 0, 0, 1, 1.0f},
+    {"all common", 1, 1, 1, 1, 1, 0.25f},
+    {"all mixed masks", 9, 6, 2, 3, 1, 2.0f},
+    {"per element (mask 15)", 16, 16, 16, 16, 0, 0},
+    {"last dim only", 9, 0, 9, 0, 0, 0},
+};
+
+static void configs_vs_ref(void) {
+    static const rl_data_type_t pairs[][2] = {
+        {RL_F32, RL_S8},   {RL_F32, RL_U8},   {RL_S8, RL_F32}, {RL_U8, RL_F32}, {RL_S32, RL_S8},
+        {RL_F32, RL_BF16}, {RL_BF16, RL_F16}, {RL_F16, RL_U8}, {RL_S8, RL_S8},  {RL_U8, RL_U8},
+        {RL_F32, RL_F32},  {RL_S32, RL_S32},  {RL_U8, RL_S8},  {RL_F16, RL_S32}};
+    static const struct {
+        int64_t dims[4];
+        const char *stag, *dtag;
+    } layouts[] = {
+        {{2, 5, 3, 4}, "nchw", "nhwc"},
+        {{2, 5, 3, 4}, "nchw", "nChw8c"},
+        {{2, 20, 3, 3}, "nChw16c", "nchw"},
+        {{3, 4, 2, 5}, "cdba", "aBcd4b"},
+    };
+    int n = 0;
+    for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]); c++)
+        for (size_t pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++)
+            for (int l = 0; l < 4; l++)
+                for (int runtime = 0; runtime < 2; runtime++) {
+                    const config_t *cf = &configs[c];
+                    th_attr_t *at = (th_attr_t *)calloc(1, sizeof(th_attr_t));
+                    const int64_t *dims = layouts[l].dims;
+                    int terms[4] = {cf->ss, cf->sd, cf->zs, cf->zd};
+                    th_quant_t *qs[4] = {&at->scale[0], &at->scale[1], &at->zp[0], &at->zp[1]};
+                    for (int t = 0; t < 4; t++) {
+                        if (!terms[t]) continue;
+                        int mask = terms[t] - 1;
+                        /* mixed: runtime for some terms, creation time for others */
+                        int rt = runtime ? (t % 2 == 0 || cf->sum == 0) : 0;
+                        fill_quant(qs[t], t < 2, mask, rt, nr_mask_count(4, dims, mask));
+                    }
+                    at->nsum = cf->sum;
+                    at->beta = cf->beta;
+                    th_tensor_t s, d;
+                    th_tensor_tag(&s, 4, dims, pairs[pi][0], layouts[l].stag);
+                    th_tensor_tag(&d, 4, dims, pairs[pi][1], layouts[l].dtag);
+                    char label[200];
+                    snprintf(label, sizeof(label), "%s, %s %s -> %s %s, %s", cf->name,
+                             tu_dt_name(pairs[pi][0]), layouts[l].stag, tu_dt_name(pairs[pi][1]),
+                             layouts[l].dtag, runtime ? "runtime" : "creation-time");
+                    th_check_reorder(&s, &d, at, &rng, label);
+                    th_tensor_free(&s);
+                    th_tensor_free(&d);
+                    free(at);
+                    n++;
+                }
+    printf("attribute configurations checked: %d\n", n);
+}
+
+/* ---- value lifetime and replacement ---------------------------------------------------------- */
+static float run_one(rl_primitive_t p, float src, const float *rt_scale) {
+    float dst = 0;
+    rl_exec_arg_t args[3] = {{RL_ARG_SRC, &src},
+                             {RL_ARG_DST, &dst},
+                             {RL_ARG_ATTR_SCALES | RL_ARG_SRC, (void *)rt_scale}};
+    CHECK_STATUS(rl_primitive_execute(p, th_stream(), rt_scale ? 3 : 2, args), RL_SUCCESS);
+    return dst;
+}
+
+static void lifetimes(void) {
+    int64_t dims[1] = {1};
+    rl_memory_desc_t md = NULL;
+    rl_md_create_with_tag(&md, 1, dims, RL_F32, "a");
+    /* creation-time values are copied at creation; the attr may be destroyed afterwards */
+    float v = 2.0f;
+    rl_attr_t a = NULL;
+    rl_attr_create(&a);
+    rl_attr_set_scales(a, RL_ARG_SRC, 0, &v);
+    rl_primitive_t p = NULL;
+    CHECK_STATUS(rl_reorder_create(&p, th_engine(), md, md, a), RL_SUCCESS);
+    v = 100.0f;
+    rl_attr_destroy(a);
+    CHECK(run_one(p, 3.0f, NULL) == 6.0f);
+    /* a runtime scale passed for a creation-time one is an unused id: ignored */
+    float other = 5.0f;
+    CHECK(run_one(p, 3.0f, &other) == 6.0f);
+    rl_primitive_destroy(p);
+    /* setting again replaces: the last setting (runtime) wins */
+    rl_attr_create(&a);
+    v = 2.0f;
+    rl_attr_set_scales(a, RL_ARG_SRC, 0, &v);
+    rl_attr_set_scales(a, RL_ARG_SRC, 0, NULL);
+    CHECK_STATUS(rl_reorder_create(&p, th_engine(), md, md, a), RL_SUCCESS);
+    rl_attr_destroy(a);
+    float r1 = 4.0f, r2 = 0.5f;
+    CHECK(run_one(p, 3.0f, &r1) == 12.0f);
+    CHECK(run_one(p, 3.0f, &r2) == 1.5f); /* runtime values are read at every execution */
+    rl_primitive_destroy(p);
+    /* an attr with nothing set behaves like no attr: a same-type reorder copies bits */
+    rl_attr_create(&a);
+    CHECK_STATUS(rl_reorder_create(&p, th_engine(), md, md, a), RL_SUCCESS);
+    uint32_t nan_bits = 0x7FA00123u, out = 0;
+    rl_exec_arg_t args[3] = {{RL_ARG_SRC, &nan_bits}, {RL_ARG_DST, &out}, {RL_ARG_DIFF_SRC, NULL}};
+    CHECK_STATUS(rl_primitive_execute(p, th_stream(), 3, args), RL_SUCCESS); /* unused id ignored */
+    CHECK_EQ_U64(out, nan_bits);
+    rl_primitive_destroy(p);
+    rl_attr_destroy(a);
+    rl_md_destroy(md);
+}
+
+int main(void) {
+    tu_rng_init(&rng, tu_seed(0x5EED0003));
+    th_init();
+    hand_rows();
+    configs_vs_ref();
+    lifetimes();
+    th_fini();
+    return tu_finish("test_attrs");
+}

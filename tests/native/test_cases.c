@@ -1,0 +1,314 @@
+/*
+ * test_cases — runs problem lists in benchdnn syntax through relayout and naive_ref and
+ * compares the results bit-exactly (every dst byte, see test_harness.h). First it tests the
+ * parser itself (persistence, --reset, lists, attributes, comments, --batch, file:line
+ * errors, printing).
+ *
+ * Usage: test_cases DIR|FILE...   A DIR runs its *.txt files, except perf_*.txt (big
+ * benchmark shapes), which are only parsed. A FILE is always run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "benchdnn_cases.h"
+#include "naive_ref.h"
+#include "test_harness.h"
+#include "test_util.h"
+
+#define MAX_CASE_ELEMS (1 << 20)
+
+/* ---- parser self-tests --------------------------------------------------------------------------
+ */
+typedef struct {
+    int n;
+    bd_case_t c[16];
+} collect_t;
+
+static int collect(const bd_case_t *c, void *ctx) {
+    collect_t *col = (collect_t *)ctx;
+    if (col->n < 16) col->c[col->n] = *c;
+    col->n++;
+    return 0;
+}
+
+static int parse(const char *text, collect_t *col) {
+    bd_parser_t *p = bd_parser_create();
+    memset(col, 0, sizeof(*col));
+    int r = bd_parse_string(p, text, "inline", collect, col);
+    if (r) fprintf(stderr, "  (parse error: %s)\n", bd_parser_error(p));
+    bd_parser_destroy(p);
+    return r;
+}
+
+static void expect_error(const char *text, const char *where) {
+    bd_parser_t *p = bd_parser_create();
+    collect_t col = {0};
+    int r = bd_parse_string(p, text, "inline", collect, &col);
+    CHECK_MSG(r == -1 && strncmp(bd_parser_error(p), where, strlen(where)) == 0,
+              "'%s' should fail at %s, got %d '%s'", text, where, r, bd_parser_error(p));
+    bd_parser_destroy(p);
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (!CHECK_MSG(f != NULL, "cannot write %s", path)) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+static void parser_self_tests(void) {
+    collect_t col;
+    CHECK(parse("--reorder --sdt=s8 --ddt=u8 2x3\n--stag=ba 4x5\n", &col) == 0);
+    CHECK(col.n == 2 && col.c[0].sdt == RL_S8 && col.c[0].ddt == RL_U8 &&
+          !strcmp(col.c[0].stag, "ab") && col.c[1].sdt == RL_S8 && !strcmp(col.c[1].stag, "ba") &&
+          col.c[1].dims[1] == 5 && col.c[1].line == 2 && col.c[1].index == 1);
+    CHECK(parse("--sdt=s8 --reset 2x3", &col) == 0 && col.n == 1 && col.c[0].sdt == RL_F32);
+    CHECK(parse("--sdt=f32,s8 --ddt=u8,bf16,f16 2x2", &col) == 0 && col.n == 6 &&
+          col.c[0].sdt == RL_F32 && col.c[0].ddt == RL_U8 && col.c[1].ddt == RL_BF16 &&
+          col.c[3].sdt == RL_S8);
+    CHECK(parse("--reorder --sdt=f32 --ddt=s8 --stag=nchw --dtag=nChw16c "
+                "--attr-scales=src:common:0.5+dst:per_dim_1 "
+                "--attr-zero-points=src:common:3* --attr-post-ops=sum:0.5 2x30x7x7",
+                &col) == 0);
+    if (CHECK(col.n == 1)) {
+        const bd_case_t *c = &col.c[0];
+        CHECK(!strcmp(c->stag, "nchw") && !strcmp(c->dtag, "nChw16c") && c->ndims == 4 &&
+              c->dims[1] == 30);
+        CHECK(c->scales[0].set && c->scales[0].mask == 0 && c->scales[0].value == 0.5 &&
+              !c->scales[0].runtime);
+        CHECK(c->scales[1].set && c->scales[1].mask == 2 && c->scales[1].value == 1.0);
+        CHECK(c->zps[0].set && c->zps[0].runtime && c->zps[0].value == 3 && !c->zps[1].set);
+        CHECK(c->nsum == 1 && c->beta[0] == 0.5f);
+        /* printing and parsing again gives the same case */
+        char line[512];
+        bd_case_str(c, line, sizeof(line));
+        collect_t again;
+        CHECK_MSG(parse(line, &again) == 0 && again.n == 1 && again.c[0].scales[1].mask == 2 &&
+                      again.c[0].zps[0].runtime && again.c[0].nsum == 1 &&
+                      !strcmp(again.c[0].dtag, "nChw16c"),
+                  "printed as '%s'", line);
+    }
+    CHECK(parse("--attr-scales=src:per_dim_01:runtime+dst:per_tensor:2 --attr-post-ops=sum 2x3x4x5",
+                &col) == 0 &&
+          col.n == 1 && col.c[0].scales[0].mask == 3 && col.c[0].scales[0].runtime &&
+          col.c[0].scales[1].mask == 15 && col.c[0].scales[1].value == 2 &&
+          col.c[0].beta[0] == 1.0f);
+    CHECK(parse("--attr-scales=src:common:2 2x2 --attr-scales= 2x2", &col) == 0 && col.n == 2 &&
+          col.c[0].scales[0].set && !col.c[1].scales[0].set);
+    CHECK(parse("--shuffle --dir=FWD_D,BWD_D --dt=f32 --tag=axb --axis=1 --group=4 1x116x28x28",
+                &col) == 0 &&
+          col.n == 2 && col.c[0].driver == BD_SHUFFLE && !strcmp(col.c[0].tag, "acdb") &&
+          !col.c[0].backward && col.c[1].backward && col.c[1].group == 4 && col.c[1].axis == 1);
+    CHECK(parse("--reorder --sdt=s8 --shuffle --dt=u8 --reorder 2x2 --shuffle 6", &col) == 0 &&
+          col.n == 2 && col.c[0].sdt == RL_S8 && col.c[1].dt == RL_U8 &&
+          !strcmp(col.c[1].tag, "a"));
+    CHECK(parse("# only a comment\n--sdt=u8 # trailing 9x9\n\n3x3 # 4x4\n", &col) == 0 &&
+          col.n == 1 && col.c[0].sdt == RL_U8 && col.c[0].line == 4);
+    CHECK(parse("--attr-post-ops=sum:0.5+sum:2 1x0x3", &col) == 0 && col.n == 1 &&
+          col.c[0].nsum == 2 && col.c[0].dims[1] == 0);
+    expect_error("2x2\n--bogus=1\n", "inline:2:");
+    expect_error("--sdt=f64 2x2", "inline:1:");
+    expect_error("\n\n2xx3", "inline:3:");
+    expect_error("--attr-scales=src:per_dim_5 2x3", "inline:1:");
+    expect_error("--attr-scales=wei:common:1 2x3", "inline:1:");
+    expect_error("--attr-zero-points=src:common:1.5 2x3", "inline:1:");
+    expect_error("--attr-post-ops=relu", "inline:1:");
+    expect_error("--shuffle --dir=BWD", "inline:1:");
+    expect_error("--shuffle --sdt=f32", "inline:1:");
+    expect_error("--batch=/nonexistent/cases.txt", "inline:1:");
+
+    /* --batch: relative to the including file; options persist; errors name the inner file */
+    char dir[] = "/tmp/rl_cases_XXXXXX";
+    if (!CHECK(mkdtemp(dir) != NULL)) return;
+    char sub[96], main_f[96], inc[96], leaf[96], bad[96];
+    snprintf(sub, sizeof(sub), "%s/sub", dir);
+    snprintf(main_f, sizeof(main_f), "%s/main.txt", dir);
+    snprintf(inc, sizeof(inc), "%s/sub/inc.txt", dir);
+    snprintf(leaf, sizeof(leaf), "%s/leaf.txt", dir);
+    snprintf(bad, sizeof(bad), "%s/bad.txt", dir);
+    mkdir(sub, 0700);
+    write_file(main_f, "--sdt=s8\n--batch=sub/inc.txt\n2x2\n");
+    write_file(inc, "--ddt=u8 3x3\n--batch=../leaf.txt\n");
+    write_file(leaf, "\n--stag=ba 4x4\n");
+    write_file(bad, "2x2\n\n--oops=1\n");
+    bd_parser_t *p = bd_parser_create();
+    memset(&col, 0, sizeof(col));
+    CHECK_MSG(bd_parse_file(p, main_f, collect, &col) == 0, "%s", bd_parser_error(p));
+    CHECK(col.n == 3 && col.c[0].sdt == RL_S8 && col.c[0].ddt == RL_U8 && col.c[1].line == 2 &&
+          !strcmp(col.c[1].stag, "ba") && strstr(col.c[1].file, "leaf.txt") &&
+          col.c[2].ddt == RL_U8 && !strcmp(col.c[2].stag, "ba") &&
+          strstr(col.c[2].file, "main.txt"));
+    write_file(leaf, "--oops=1\n");
+    CHECK(bd_parse_file(p, main_f, collect, &col) == -1 &&
+          strstr(bd_parser_error(p), "leaf.txt:1:"));
+    CHECK(bd_parse_file(p, bad, collect, &col) == -1 && strstr(bd_parser_error(p), "bad.txt:3:"));
+    bd_parser_destroy(p);
+    remove(main_f);
+    remove(inc);
+    remove(leaf);
+    remove(bad);
+    rmdir(sub);
+    rmdir(dir);
+
+    /* derived values */
+    bd_quant_t q = {1, 2, 0, 0.5};
+    float f[7];
+    bd_scale_values(&q, 7, f);
+    CHECK(f[0] == 0.5f && f[1] == 0.25f && f[2] == 1.0f && f[6] == 0.5f);
+    int32_t z[6];
+    q.value = 3;
+    bd_zp_values(&q, 6, z);
+    CHECK(z[0] == 1 && z[2] == 3 && z[4] == 5 && z[5] == 1);
+}
+
+/* ---- running cases ------------------------------------------------------------------------------
+ */
+typedef struct {
+    uint64_t seed;
+    long run, skipped;
+    int parse_only;
+    th_attr_t *attr;
+} run_ctx_t;
+
+static int64_t elems(const bd_case_t *c) {
+    int64_t n = 1;
+    for (int d = 0; d < c->ndims; d++) n *= c->dims[d];
+    return n;
+}
+
+static void fill_q(th_quant_t *t, const bd_quant_t *q, const bd_case_t *c, int is_zp) {
+    memset(t, 0, sizeof(*t));
+    if (!q->set) return;
+    t->set = 1;
+    t->mask = q->mask;
+    t->runtime = q->runtime;
+    int64_t n = bd_mask_count(c, q->mask);
+    if (is_zp)
+        bd_zp_values(q, n, t->i);
+    else
+        bd_scale_values(q, n, t->f);
+}
+
+static int run_case(const bd_case_t *c, void *vctx) {
+    run_ctx_t *ctx = (run_ctx_t *)vctx;
+    char line[600], label[900];
+    bd_case_str(c, line, sizeof(line));
+    if (ctx->parse_only) return 0;
+    if (elems(c) > MAX_CASE_ELEMS) {
+        printf("skipped (too big for a test): %s\n", line);
+        ctx->skipped++;
+        return 0;
+    }
+    snprintf(label, sizeof(label), "%s:%d: %s", c->file, c->line, line);
+    tu_rng_t rng;
+    tu_rng_init(&rng, ctx->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(c->index + 1)));
+    if (c->driver == BD_SHUFFLE) {
+        th_tensor_t md;
+        if (CHECK_MSG(th_tensor_tag(&md, c->ndims, c->dims, c->dt, c->tag) == RL_SUCCESS, "%s: %s",
+                      label, rl_last_error()))
+            th_check_shuffle(&md, c->axis, c->group, c->backward, 0, &rng, label);
+        th_tensor_free(&md);
+        ctx->run++;
+        return 0;
+    }
+    th_attr_t *a = ctx->attr;
+    memset(a, 0, sizeof(*a));
+    for (int k = 0; k < 2; k++) {
+        if ((c->scales[k].set && bd_mask_count(c, c->scales[k].mask) > TH_MAX_VALS) ||
+            (c->zps[k].set && bd_mask_count(c, c->zps[k].mask) > TH_MAX_VALS)) {
+            printf("skipped (too many attribute values): %s\n", line);
+            ctx->skipped++;
+            return 0;
+        }
+        fill_q(&a->scale[k], &c->scales[k], c, 0);
+        fill_q(&a->zp[k], &c->zps[k], c, 1);
+    }
+    a->nsum = c->nsum;
+    a->beta = c->beta[0];
+    /* an "any" dst takes src's layout: check the resolution, then run with that layout */
+    int any = !strcmp(c->dtag, "any");
+    th_tensor_t s, d;
+    rl_status_t st1 = th_tensor_tag(&s, c->ndims, c->dims, c->sdt, c->stag);
+    rl_status_t st2 = th_tensor_tag(&d, c->ndims, c->dims, c->ddt, any ? c->stag : c->dtag);
+    if (CHECK_MSG(st1 == RL_SUCCESS && st2 == RL_SUCCESS, "%s: %s", label, rl_last_error())) {
+        if (any) {
+            rl_memory_desc_t anymd = NULL;
+            rl_primitive_t p = NULL;
+            rl_md_create_with_tag(&anymd, c->ndims, c->dims, c->ddt, "any");
+            if (CHECK_MSG(rl_reorder_create(&p, th_engine(), s.lib, anymd, NULL) == RL_SUCCESS,
+                          "%s: %s", label, rl_last_error()))
+                CHECK_MSG(rl_md_equal(rl_primitive_query_md(p, RL_ARG_DST), d.lib),
+                          "%s: any resolved wrongly", label);
+            rl_primitive_destroy(p);
+            rl_md_destroy(anymd);
+        }
+        th_check_reorder(&s, &d, a, &rng, label);
+    }
+    th_tensor_free(&s);
+    th_tensor_free(&d);
+    ctx->run++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_path(run_ctx_t *ctx, const char *path, int parse_only) {
+    bd_parser_t *p = bd_parser_create();
+    ctx->parse_only = parse_only;
+    long before = ctx->run;
+    int r = bd_parse_file(p, path, run_case, ctx);
+    CHECK_MSG(r == 0, "%s", bd_parser_error(p));
+    printf("%s: %s%ld cases\n", path, parse_only ? "parsed only, " : "",
+           parse_only ? 0 : ctx->run - before);
+    bd_parser_destroy(p);
+}
+
+static void run_dir(run_ctx_t *ctx, const char *dir) {
+    DIR *dp = opendir(dir);
+    if (!CHECK_MSG(dp != NULL, "cannot open directory %s", dir)) return;
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dp)) != NULL && n < 256;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".txt")) {
+            names[n] = (char *)malloc(len + 1);
+            memcpy(names[n++], e->d_name, len + 1);
+        }
+    }
+    closedir(dp);
+    qsort(names, (size_t)n, sizeof(char *), cmp_str);
+    CHECK_MSG(n > 0, "no case files in %s", dir);
+    for (int i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        run_path(ctx, path, strncmp(names[i], "perf_", 5) == 0);
+        free(names[i]);
+    }
+}
+
+int main(int argc, char **argv) {
+    run_ctx_t ctx = {tu_seed(0x5EED0007), 0, 0, 0, NULL};
+    ctx.attr = (th_attr_t *)malloc(sizeof(th_attr_t));
+    th_init();
+    parser_self_tests();
+    if (argc < 2) fprintf(stderr, "usage: %s DIR|FILE...\n", argv[0]);
+    CHECK(argc >= 2);
+    for (int i = 1; i < argc; i++) {
+        struct stat sb;
+        if (stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+            run_dir(&ctx, argv[i]);
+        else
+            run_path(&ctx, argv[i], 0);
+    }
+    printf("cases run: %ld, skipped: %ld\n", ctx.run, ctx.skipped);
+    th_fini();
+    free(ctx.attr);
+    return tu_finish("test_cases");
+}
