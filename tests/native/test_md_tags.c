@@ -301,6 +301,7 @@ static void text_form(void) {
                                         "f32:60x1x15x3:2x3x4x5",
                                         "f32:ab:4x6:offset0=8",
                                         "s8:aBcd16b@2000x800x112x16:2x30x7x7",
+                                        "f32:aBcd16b@2048x1024x128x16:2x30x7x7",
                                         "bf16:24x1:3x5",
                                         "f16:ldigo:1x2x3x4x5",
                                         "s32:1x2:2x3",
