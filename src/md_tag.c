@@ -46,11 +46,14 @@ static rl_status_t parse_positional(rl_tag_t *t, const char *s, const char *orig
             RETURN_IF_AT(where, size > MAX_BOX, RL_INVALID_ARGUMENTS,
                          "tag '%s': block size is too large", orig);
         }
+        RETURN_IF_AT(where, *p == '\0', RL_INVALID_ARGUMENTS,
+                     "tag '%s': block size %lld is not followed by a dim letter", orig,
+                     (long long)size);
         const int d = *p - 'a';
         RETURN_IF_AT(where, !islower((unsigned char)*p) || d >= n || !blocked[d],
                      RL_INVALID_ARGUMENTS,
                      "tag '%s': a block must name an upper-case dim of the tag, got '%c'", orig,
-                     *p ? *p : '?');
+                     *p);
         RETURN_IF_AT(where, size < 2, RL_INVALID_ARGUMENTS,
                      "tag '%s': block size %lld must be at least 2", orig, (long long)size);
         RETURN_IF_AT(where, t->inner_nblks == RL_MAX_NDIMS, RL_INVALID_ARGUMENTS,
