@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "benchdnn_cases.h"
 
+#include "test_util.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -104,16 +106,6 @@ static rl_data_type_t parse_dt(const char *s) {
     return RL_DT_UNDEF;
 }
 
-static const char *dt_name(rl_data_type_t dt) {
-    switch (dt) {
-    case RL_F32: return "f32";
-    case RL_BF16: return "bf16";
-    case RL_F16: return "f16";
-    case RL_S32: return "s32";
-    case RL_S8: return "s8";
-    case RL_U8: return "u8";
-    default: return "undef";
-    }
 }
 
 static int parse_long(const char *s, long *out) {
@@ -540,7 +532,7 @@ int bd_case_str(const bd_case_t *c, char *buf, size_t len) {
     size_t n;
     if (c->driver == BD_REORDER) {
         n = (size_t)snprintf(buf, len, "--reorder --sdt=%s --ddt=%s --stag=%s --dtag=%s",
-                             dt_name(c->sdt), dt_name(c->ddt), c->stag, c->dtag);
+                             tu_dt_name(c->sdt), tu_dt_name(c->ddt), c->stag, c->dtag);
         if (n < len) n += put_q(buf + n, len - n, "attr-scales", c->scales, 0);
         if (n < len) n += put_q(buf + n, len - n, "attr-zero-points", c->zps, 1);
         for (int s = 0; s < c->nsum && n < len; s++)
@@ -548,7 +540,7 @@ int bd_case_str(const bd_case_t *c, char *buf, size_t len) {
                                   s ? "+" : " --attr-post-ops=", (double)c->beta[s]);
     } else {
         n = (size_t)snprintf(buf, len, "--shuffle --dir=%s --dt=%s --tag=%s --axis=%d --group=%lld",
-                             c->backward ? "BWD_D" : "FWD_D", dt_name(c->dt), c->tag, c->axis,
+                             c->backward ? "BWD_D" : "FWD_D", tu_dt_name(c->dt), c->tag, c->axis,
                              (long long)c->group);
     }
     for (int d = 0; d < c->ndims && n < len; d++)
