@@ -99,13 +99,9 @@ static int fail(bd_parser_t *p, const char *fmt, ...) {
 
 /* ---- values --------------------------------------------------------------------------------- */
 static rl_data_type_t parse_dt(const char *s) {
-    static const char *const names[] = {"f32", "bf16", "f16", "s32", "s8", "u8"};
-    static const rl_data_type_t dts[] = {RL_F32, RL_BF16, RL_F16, RL_S32, RL_S8, RL_U8};
-    for (int i = 0; i < 6; i++)
-        if (strcmp(s, names[i]) == 0) return dts[i];
+    for (int i = 0; i < TU_NDT; i++)
+        if (strcmp(s, tu_dt_name(tu_all_dts[i])) == 0) return tu_all_dts[i];
     return RL_DT_UNDEF;
-}
-
 }
 
 static int parse_long(const char *s, long *out) {
