@@ -10,6 +10,8 @@
 #   clang    clang Release build, -DRELAYOUT_WERROR=ON, in build/clang; ctest; quick start
 #   asan     ASan+UBSan build (-DRELAYOUT_SANITIZE=ON, -O1 -g) in build/asan; ctest with leak
 #            detection and halt-on-error; quick start
+#   tsan     ThreadSanitizer build (-DRELAYOUT_TSAN=ON, clang, -O1 -g) in build/tsan; ctest of
+#            the suite once (the thread pool, concurrent execution of one primitive)
 #   install  tests/install/check.sh on build/gcc (CMake package, pkg-config, static linking)
 # Stops at the first failing stage and prints a summary. Exit status 0 only if all passed.
 set -euo pipefail
@@ -18,7 +20,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 jobs=2
 
-STAGES=(gcc clang asan install)
+STAGES=(gcc clang asan tsan install)
 QUICK_STAGES=(gcc)
 
 # ---- helpers --------------------------------------------------------------------------
@@ -86,6 +88,14 @@ stage_asan() {
     say "ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS"
     run_ctest build/asan
     run_quickstart build/asan
+}
+
+stage_tsan() {
+    configure_and_build build/tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+        "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" -DRELAYOUT_TSAN=ON
+    export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+    say "TSAN_OPTIONS=$TSAN_OPTIONS"
+    run ctest --test-dir build/tsan --output-on-failure -j"$jobs" --no-tests=error -LE isa
 }
 
 stage_install() {
