@@ -66,11 +66,11 @@ static void store_f16(void *p, float v) {
     memcpy(p, &h, sizeof h);
 }
 static void store_s32(void *p, float v) {
-    const int32_t i = (int32_t)rl_saturate_round(v, RL_S32_MIN_F, RL_S32_MAX_F);
+    const int32_t i = (int32_t)rl_saturate_round(v, RL_S32_MIN, RL_S32_MAX);
     memcpy(p, &i, sizeof i);
 }
-static void store_s8(void *p, float v) { *(int8_t *)p = (int8_t)rl_saturate_round(v, -128.f, 127.f); }
-static void store_u8(void *p, float v) { *(uint8_t *)p = (uint8_t)rl_saturate_round(v, 0.f, 255.f); }
+static void store_s8(void *p, float v) { *(int8_t *)p = (int8_t)rl_saturate_round(v, -128, 127); }
+static void store_u8(void *p, float v) { *(uint8_t *)p = (uint8_t)rl_saturate_round(v, 0, 255); }
 
 rl_load_f32_fn rl_load_f32_for(rl_data_type_t dt) {
     switch (dt) {
