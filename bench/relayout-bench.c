@@ -21,6 +21,7 @@
 #include "bench_memcpy.h"
 #include "bench_time.h"
 #include "benchdnn_cases.h"
+#include "case_check.h"
 #include "naive_ref.h"
 #include "relayout.h"
 #include "test_harness.h"
@@ -268,74 +269,6 @@ static int parse_options(int argc, char **argv, opts_t *o, char **toks, int *nto
 }
 
 /* ---- --mode=C -------------------------------------------------------------------------------- */
-typedef enum { RES_PASSED, RES_FAILED, RES_SKIPPED } result_t;
-
-static void fill_q(th_quant_t *t, const bd_quant_t *q, const bd_case_t *c, int is_zp) {
-    memset(t, 0, sizeof(*t));
-    if (!q->set) return;
-    t->set = 1;
-    t->mask = q->mask;
-    t->runtime = q->runtime;
-    int64_t n = bd_mask_count(c, q->mask);
-    if (is_zp)
-        bd_zp_values(q, n, t->i);
-    else
-        bd_scale_values(q, n, t->f);
-}
-
-/* One case through the test harness, the way tests/native/test_cases.c runs it. */
-static result_t check_case(const bd_case_t *c, th_attr_t *a, uint64_t seed, const char *label) {
-    long failures_before = tu_failures;
-    int ok;
-    tu_rng_t rng;
-    tu_rng_init(&rng, seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(c->index + 1)));
-    if (c->driver == BD_SHUFFLE) {
-        th_tensor_t md;
-        ok = CHECK_MSG(th_tensor_tag(&md, c->ndims, c->dims, c->dt, c->tag) == RL_SUCCESS, "%s: %s",
-                       label, rl_last_error()) &&
-             th_check_shuffle(&md, c->axis, c->group, c->backward, 0, &rng, label);
-        th_tensor_free(&md);
-        return ok && tu_failures == failures_before ? RES_PASSED : RES_FAILED;
-    }
-    memset(a, 0, sizeof(*a));
-    for (int k = 0; k < 2; k++) {
-        if ((c->scales[k].set && bd_mask_count(c, c->scales[k].mask) > TH_MAX_VALS) ||
-            (c->zps[k].set && bd_mask_count(c, c->zps[k].mask) > TH_MAX_VALS)) {
-            fprintf(stderr,
-                    "%s: skipped: more than %d scale or zero-point values, the check "
-                    "harness's limit\n",
-                    label, TH_MAX_VALS);
-            return RES_SKIPPED;
-        }
-        fill_q(&a->scale[k], &c->scales[k], c, 0);
-        fill_q(&a->zp[k], &c->zps[k], c, 1);
-    }
-    a->nsum = c->nsum;
-    a->beta = c->beta[0];
-    /* an "any" dst takes src's layout: check the resolution, then run with that layout */
-    int any = !strcmp(c->dtag, "any");
-    th_tensor_t s, d;
-    rl_status_t st1 = th_tensor_tag(&s, c->ndims, c->dims, c->sdt, c->stag);
-    rl_status_t st2 = th_tensor_tag(&d, c->ndims, c->dims, c->ddt, any ? c->stag : c->dtag);
-    ok = CHECK_MSG(st1 == RL_SUCCESS && st2 == RL_SUCCESS, "%s: %s", label, rl_last_error());
-    if (ok && any) {
-        rl_memory_desc_t anymd = NULL;
-        rl_primitive_t p = NULL;
-        ok = CHECK_MSG(rl_md_create_with_tag(&anymd, c->ndims, c->dims, c->ddt, "any") ==
-                               RL_SUCCESS &&
-                           rl_reorder_create(&p, th_engine(), s.lib, anymd, NULL) == RL_SUCCESS,
-                       "%s: %s", label, rl_last_error()) &&
-             CHECK_MSG(rl_md_equal(rl_primitive_query_md(p, RL_ARG_DST), d.lib),
-                       "%s: dst 'any' resolved to another layout than src's", label);
-        rl_primitive_destroy(p);
-        rl_md_destroy(anymd);
-    }
-    if (ok) ok = th_check_reorder(&s, &d, a, &rng, label);
-    th_tensor_free(&s);
-    th_tensor_free(&d);
-    return ok && tu_failures == failures_before ? RES_PASSED : RES_FAILED;
-}
-
 static int run_check(const opts_t *o, const case_list_t *cases) {
     char nthreads[16], line[CASE_STR_LEN], label[CASE_STR_LEN + 32];
     long passed = 0, failed = 0, skipped = 0;
@@ -356,14 +289,14 @@ static int run_check(const opts_t *o, const case_list_t *cases) {
         const bd_case_t *c = &cases->v[i];
         case_str(c, line, sizeof(line));
         snprintf(label, sizeof(label), "%ld:%s", c->index, line);
-        result_t r = check_case(c, attr, o->seed, label);
-        passed += r == RES_PASSED;
-        failed += r == RES_FAILED;
-        skipped += r == RES_SKIPPED;
+        cc_result_t r = cc_check_case(c, attr, o->seed, label);
+        passed += r == CC_PASSED;
+        failed += r == CC_FAILED;
+        skipped += r == CC_SKIPPED;
         fflush(stderr);
         printf("%ld:%s %s\n", c->index,
-               r == RES_PASSED   ? "PASSED"
-               : r == RES_FAILED ? "FAILED"
+               r == CC_PASSED   ? "PASSED"
+               : r == CC_FAILED ? "FAILED"
                                  : "SKIPPED",
                line);
         fflush(stdout);
