@@ -22,7 +22,6 @@
 #include "bench_time.h"
 #include "benchdnn_cases.h"
 #include "case_check.h"
-#include "naive_ref.h"
 #include "relayout.h"
 #include "test_harness.h"
 #include "test_util.h"

@@ -16,12 +16,11 @@ rl_status_t rl_attr_create(rl_attr_t *attr) {
     return RL_SUCCESS;
 }
 
-static rl_status_t set_quant(rl_quant_spec_t *q, int mask, const void *values) {
+static void set_quant(rl_quant_spec_t *q, int mask, const void *values) {
     q->set = true;
     q->runtime = values == NULL;
     q->mask = mask;
     q->values = values;
-    return RL_SUCCESS;
 }
 
 rl_status_t rl_attr_set_scales(rl_attr_t attr, int arg, int mask, const float *values) {

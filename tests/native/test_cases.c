@@ -17,7 +17,6 @@
 
 #include "benchdnn_cases.h"
 #include "case_check.h"
-#include "naive_ref.h"
 #include "test_harness.h"
 #include "test_util.h"
 
