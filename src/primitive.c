@@ -26,11 +26,20 @@ static void describe_mds(const_rl_primitive_t p, char *buf, size_t len) {
 }
 
 rl_status_t rl_primitive_finish(rl_primitive_t p, rl_primitive_t *out, double t0_ms) {
-    snprintf(p->impl_name, sizeof p->impl_name, "ref:%s", rl_isa_name(RL_ISA_SCALAR));
+    p->has_plan = rl_plan_build(&p->plan, &p->ref, rl_cpu_isa_effective());
+    if (p->has_plan)
+        snprintf(p->impl_name, sizeof p->impl_name, "%s", p->plan.impl);
+    else
+        snprintf(p->impl_name, sizeof p->impl_name, "ref:%s", rl_isa_name(RL_ISA_SCALAR));
     if (rl_verbose_level() >= 1) {
         char mds[1100];
         describe_mds(p, mds, sizeof mds);
         rl_verbose_print("create", p->kind, p->impl_name, mds, p->info, rl_now_ms() - t0_ms);
+    }
+    if (rl_verbose_level() >= 2 && p->has_plan) {
+        char dump[4096];
+        rl_plan_format(&p->plan, dump, sizeof dump);
+        rl_verbose_print("plan", p->kind, p->impl_name, dump, p->info, 0.0);
     }
     *out = p;
     return RL_SUCCESS;
@@ -95,7 +104,10 @@ rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int
     }
     const bool verbose = rl_verbose_level() >= 1;
     const double t0 = verbose ? rl_now_ms() : 0.0;
-    rl_ref_exec_run(&p->ref, p->engine->pool, src, dst, qv);
+    if (p->has_plan)
+        rl_plan_run(&p->plan, &p->ref, p->engine->pool, src, dst, qv);
+    else
+        rl_ref_exec_run(&p->ref, p->engine->pool, src, dst, qv);
     if (verbose) {
         char mds[1100];
         describe_mds(p, mds, sizeof mds);
@@ -116,6 +128,7 @@ const char *rl_primitive_impl_name(const_rl_primitive_t p) { return p ? p->impl_
 rl_status_t rl_primitive_destroy(rl_primitive_t p) {
     if (p == NULL) return RL_SUCCESS;
     for (int j = 0; j < RL_Q_COUNT; ++j) free(p->ref.q[j].values);
+    rl_plan_free(&p->plan);
     free(p);
     return RL_SUCCESS;
 }

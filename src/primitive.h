@@ -4,6 +4,7 @@
 #define RL_PRIMITIVE_H
 
 #include "md.h"
+#include "plan.h"
 #include "ref_exec.h"
 
 struct rl_primitive {
@@ -13,7 +14,9 @@ struct rl_primitive {
     int src_arg, dst_arg;
     char impl_name[48];
     char info[192]; /* attributes or shuffle parameters, for the verbose log */
-    rl_ref_exec_t ref;
+    rl_ref_exec_t ref; /* the problem, and the executor when no plan covers it */
+    bool has_plan;
+    rl_plan_t plan;
 };
 
 /* Allocates a zeroed primitive of `kind` on engine. */

@@ -38,6 +38,8 @@ void rl_ref_exec_init(rl_ref_exec_t *e, const rl_md_t *src, const rl_md_t *dst) 
     e->dst_offset0 = dst->offset0;
     e->src_es = rl_dt_size(src->data_type);
     e->dst_es = rl_dt_size(dst->data_type);
+    e->src_dt = src->data_type;
+    e->dst_dt = dst->data_type;
     e->shuffle_axis = -1;
     e->load_src = rl_load_f32_for(src->data_type);
     e->load_dst = rl_load_f32_for(dst->data_type);

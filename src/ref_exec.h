@@ -40,6 +40,7 @@ typedef struct {
     rl_dim_map_t src_map[RL_MAX_NDIMS], dst_map[RL_MAX_NDIMS];
     rl_dim_t src_offset0, dst_offset0;
     size_t src_es, dst_es;
+    rl_data_type_t src_dt, dst_dt;
     /* shuffle: the src index along `axis` is (c % rows) * cols + c / rows */
     int shuffle_axis; /* -1: none */
     rl_dim_t shuffle_rows, shuffle_cols;

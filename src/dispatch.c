@@ -1,0 +1,36 @@
+/* Kernel dispatch tables. Each enumerator lists its kernels best ISA first, so the first
+ * entry at or below a level wins. The tables are plain data filled once (no SIMD values in
+ * static initialisers) and read without locks afterwards. */
+#include "dispatch.h"
+
+#include <pthread.h>
+
+static rl_kernel_table_t tables[RL_ISA_AVX512 + 1];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static int log2_bytes(int bits) { return bits == 8 ? 0 : bits == 16 ? 1 : 2; }
+
+static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
+#define RL_TAKE(slot, info, isa, fn)                                                           \
+    if ((isa) <= level && !(slot)) (slot) = fn, (info) = (rl_kernel_info_t){#fn, (isa)};
+#define RL_TRANSPOSE(isa, bits, fn)                                                            \
+    RL_TAKE(t->transpose[log2_bytes(bits)], t->transpose_info[log2_bytes(bits)], isa, fn)
+#define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], t->to_f32_info[dt], isa, fn)
+#define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], t->from_f32_info[dt], isa, fn)
+#include "simd/cvt.inc"
+#include "simd/transpose.inc"
+#undef RL_TRANSPOSE
+#undef RL_CVT_TO_F32
+#undef RL_CVT_FROM_F32
+#undef RL_TAKE
+}
+
+static void fill_tables(void) {
+    for (int level = RL_ISA_SCALAR; level <= RL_ISA_AVX512; ++level)
+        fill_table(&tables[level], (rl_isa_t)level);
+}
+
+const rl_kernel_table_t *rl_kernel_table(rl_isa_t isa) {
+    pthread_once(&tables_once, fill_tables);
+    return &tables[isa];
+}

@@ -1,0 +1,28 @@
+/* Kernel dispatch: one table per ISA level, filled once from the enumerators. */
+#ifndef RL_DISPATCH_H
+#define RL_DISPATCH_H
+
+#include "cpu_isa.h"
+#include "relayout.h"
+#include "simd/kernels.h"
+
+#define RL_DT_COUNT (RL_U8 + 1)
+
+typedef struct {
+    const char *name; /* the function name, e.g. "rl_x32_transpose_16x16__avx512" */
+    rl_isa_t isa;
+} rl_kernel_info_t;
+
+typedef struct {
+    rl_transpose_fn transpose[3]; /* by log2 of the element size: x8, x16, x32 */
+    rl_kernel_info_t transpose_info[3];
+    rl_cvt_to_f32_fn to_f32[RL_DT_COUNT]; /* by source type */
+    rl_kernel_info_t to_f32_info[RL_DT_COUNT];
+    rl_cvt_from_f32_fn from_f32[RL_DT_COUNT]; /* by destination type */
+    rl_kernel_info_t from_f32_info[RL_DT_COUNT];
+} rl_kernel_table_t;
+
+/* The best kernels of every family usable at `isa` (callers pass rl_cpu_isa_effective()). */
+const rl_kernel_table_t *rl_kernel_table(rl_isa_t isa);
+
+#endif

@@ -1,0 +1,422 @@
+/* Building the plan (see plan.h).
+ *
+ * Every logical dim is a mixed-radix number on each side: "levels" {cum, stride}, where cum is
+ * the number of logical indices one step of that level covers (1, then the inner block sizes
+ * multiplied up, innermost first; the last level is the outer stride). A dim is cut at the
+ * union of both sides' level boundaries (the chain, which must divide itself upwards: src
+ * block 8 and dst block 16 cut C into C/16 x 2 x 8), so inside each piece every node moves
+ * by a constant stride on both sides. Where the logical size is not a multiple of a boundary
+ * the range is split into full blocks plus a tail, recursively: those are the regions. The
+ * destination's padding gets zero regions of its own. A shuffle splits its axis C = A x R
+ * into two virtual dims with dst index a*R + r and src index r*A + a (R = rows, A = cols).
+ *
+ * Each region's nodes then lose their size-1 members, are ordered by destination stride
+ * (dst-contiguous innermost: streaming writes), and adjacent nodes contiguous on both sides
+ * are folded. The innermost nodes choose the kernel: both strides 1 -> contiguous; dst 1 and
+ * some node with src stride 1 -> transpose; dst 1 alone -> gather. The kernel nodes are cut
+ * into blocks: a work item is one block, and items are what threads share. */
+#include "plan.h"
+
+#include "md.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LEVELS (RL_MAX_NDIMS + 2)
+#define MAX_SEGMENTS 32
+#define ITEM_ELEMS 16384 /* elements per work item: large enough to hide the item overhead */
+#define TMP_ELEMS 4096   /* capacity of the conversion staging buffer (plan_exec.c) */
+
+typedef struct {
+    int n;
+    rl_dim_t cum[MAX_LEVELS];
+    rl_dim_t stride[MAX_LEVELS];
+} levels_t;
+
+/* A plan dim: a logical range on both sides (a real dim, or half of a shuffled axis). */
+typedef struct {
+    rl_dim_t lo, hi;
+    levels_t lv[2];
+    rl_dim_t q[RL_Q_COUNT];
+} vdim_t;
+
+/* One piece of a vdim: where it starts and the nodes that walk it. */
+typedef struct {
+    rl_dim_t off[2];
+    rl_dim_t qoff[RL_Q_COUNT];
+    int nnodes;
+    rl_plan_node_t node[2 * MAX_LEVELS];
+} segment_t;
+
+static void levels_of_map(levels_t *l, const rl_dim_map_t *m) {
+    rl_dim_t cum = 1;
+    l->n = 0;
+    for (int k = 0; k < m->nblks; ++k) {
+        l->cum[l->n] = cum;
+        l->stride[l->n++] = m->blk_stride[k];
+        cum *= m->blk[k];
+    }
+    l->cum[l->n] = cum;
+    l->stride[l->n++] = m->stride;
+}
+
+static rl_dim_t levels_offset(const levels_t *l, rl_dim_t i) {
+    rl_dim_t off = 0;
+    for (int k = 0; k + 1 < l->n; ++k)
+        off += (i / l->cum[k]) % (l->cum[k + 1] / l->cum[k]) * l->stride[k];
+    return off + i / l->cum[l->n - 1] * l->stride[l->n - 1];
+}
+
+/* Offset change for a step of u indices, u a chain boundary (so the level below divides it). */
+static rl_dim_t levels_delta(const levels_t *l, rl_dim_t u) {
+    int k = 0;
+    while (k + 1 < l->n && l->cum[k + 1] <= u) ++k;
+    return u / l->cum[k] * l->stride[k];
+}
+
+/* x splits this dim without carries: every boundary divides x or is a multiple of it. */
+static bool levels_compatible(const levels_t *l, rl_dim_t x) {
+    for (int k = 0; k < l->n; ++k)
+        if (l->cum[k] % x != 0 && x % l->cum[k] != 0) return false;
+    return true;
+}
+
+/* The levels of an index below x (the low digits). */
+static void levels_below(levels_t *out, const levels_t *l, rl_dim_t x) {
+    out->n = 0;
+    for (int k = 0; k < l->n && (k == 0 || l->cum[k] < x); ++k) {
+        out->cum[out->n] = l->cum[k];
+        out->stride[out->n++] = l->stride[k];
+    }
+}
+
+/* The levels of v where the index is v * u (the high digits). */
+static void levels_scaled(levels_t *out, const levels_t *l, rl_dim_t u) {
+    int k = 0;
+    while (k + 1 < l->n && l->cum[k + 1] <= u) ++k;
+    out->n = 1;
+    out->cum[0] = 1;
+    out->stride[0] = u / l->cum[k] * l->stride[k];
+    for (int m = k + 1; m < l->n; ++m) {
+        out->cum[out->n] = l->cum[m] / u;
+        out->stride[out->n++] = l->stride[m];
+    }
+}
+
+/* The sorted union of both sides' boundaries; false unless each divides the next. */
+static bool vdim_chain(const vdim_t *v, rl_dim_t *chain, int *n) {
+    *n = 0;
+    for (int side = 0; side < 2; ++side)
+        for (int k = 0; k < v->lv[side].n; ++k) {
+            const rl_dim_t c = v->lv[side].cum[k];
+            int at = 0;
+            while (at < *n && chain[at] < c) ++at;
+            if (at < *n && chain[at] == c) continue;
+            memmove(chain + at + 1, chain + at, (size_t)(*n - at) * sizeof *chain);
+            chain[at] = c, ++*n;
+        }
+    for (int k = 0; k + 1 < *n; ++k)
+        if (chain[k + 1] % chain[k] != 0) return false;
+    return true;
+}
+
+typedef struct {
+    const vdim_t *v;
+    const rl_dim_t *chain;
+    segment_t *seg;
+    int nseg;
+} segmenter_t;
+
+/* Emits the full blocks of chain[k] inside [lo, hi) and recurses into the ragged ends. No
+ * boundary above chain[k] lies strictly inside (lo, hi). */
+static bool segment_range(segmenter_t *s, rl_dim_t lo, rl_dim_t hi, int k) {
+    if (lo >= hi) return true;
+    const rl_dim_t b = s->chain[k];
+    const rl_dim_t a0 = (lo + b - 1) / b * b, a1 = hi / b * b;
+    if (a0 >= a1) return segment_range(s, lo, hi, k - 1);
+    if (!segment_range(s, lo, a0, k - 1)) return false;
+    if (s->nseg == MAX_SEGMENTS) return false;
+    segment_t *g = &s->seg[s->nseg++];
+    memset(g, 0, sizeof *g);
+    for (int side = 0; side < 2; ++side) g->off[side] = levels_offset(&s->v->lv[side], a0);
+    for (int j = 0; j < RL_Q_COUNT; ++j) g->qoff[j] = a0 * s->v->q[j];
+    for (int m = k; m >= 0; --m) {
+        const rl_dim_t unit = s->chain[m];
+        rl_plan_node_t *nd = &g->node[g->nnodes++];
+        nd->n = m == k ? (a1 - a0) / b : s->chain[m + 1] / unit;
+        for (int side = 0; side < 2; ++side) nd->s[side] = levels_delta(&s->v->lv[side], unit);
+        for (int j = 0; j < RL_Q_COUNT; ++j) nd->q[j] = unit * s->v->q[j];
+    }
+    return segment_range(s, a1, hi, k - 1);
+}
+
+static int vdim_segments(const vdim_t *v, segment_t *seg) {
+    rl_dim_t chain[2 * MAX_LEVELS];
+    int n;
+    if (!vdim_chain(v, chain, &n)) return -1;
+    segmenter_t s = {v, chain, seg, 0};
+    return segment_range(&s, v->lo, v->hi, n - 1) ? s.nseg : -1;
+}
+
+/* ---- one region: order, fold, choose the kernel and its blocks --------------------------- */
+
+static bool node_folds(const rl_plan_node_t *outer, const rl_plan_node_t *inner) {
+    for (int x = 0; x < 2; ++x)
+        if (outer->s[x] != inner->n * inner->s[x]) return false;
+    for (int j = 0; j < RL_Q_COUNT; ++j)
+        if (outer->q[j] != inner->n * inner->q[j]) return false;
+    return true;
+}
+
+static void order_and_fold(rl_plan_region_t *r) {
+    int n = 0;
+    for (int i = 0; i < r->nnodes; ++i)
+        if (r->node[i].n != 1) r->node[n++] = r->node[i];
+    for (int i = 1; i < n; ++i) { /* stable insertion sort, dst stride descending */
+        const rl_plan_node_t x = r->node[i];
+        int j = i;
+        for (; j > 0 && r->node[j - 1].s[1] < x.s[1]; --j) r->node[j] = r->node[j - 1];
+        r->node[j] = x;
+    }
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        if (m > 0 && node_folds(&r->node[m - 1], &r->node[i])) {
+            r->node[m - 1].n *= r->node[i].n;
+            memcpy(r->node[m - 1].s, r->node[i].s, sizeof r->node[i].s);
+            memcpy(r->node[m - 1].q, r->node[i].q, sizeof r->node[i].q);
+        } else {
+            r->node[m++] = r->node[i];
+        }
+    }
+    if (m == 0) r->node[m++] = (rl_plan_node_t){1, {1, 1}, {0}}; /* a single element */
+    r->nnodes = m;
+}
+
+static rl_dim_t min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
+
+/* Picks the kernel from the innermost nodes and the block sizes of a work item. */
+static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bool qpresent[]) {
+    bool unit_runs = r->node[r->nnodes - 1].s[1] != 1; /* no dst-contiguous node */
+    if (convert)
+        for (int j = 0; j < RL_Q_COUNT; ++j) /* a run shares one scale and zero point */
+            unit_runs |= qpresent[j] && r->node[r->nnodes - 1].q[j] != 0;
+    if (unit_runs) { /* element by element: correct for anything, fast for nothing */
+        if (r->nnodes == RL_PLAN_MAX_NODES) return false;
+        r->node[r->nnodes++] = (rl_plan_node_t){1, {1, 1}, {0}};
+    }
+    const int last = r->nnodes - 1;
+    rl_plan_node_t *k0 = &r->node[last];
+    r->kernel = zero ? RL_PK_ZERO : k0->s[0] == 1 ? RL_PK_CONTIG : RL_PK_GATHER;
+    if (r->kernel == RL_PK_GATHER)
+        for (int t = last - 1; t >= 0; --t) {
+            if (r->node[t].s[0] != 1) continue;
+            const rl_plan_node_t x = r->node[t]; /* the src-contiguous node becomes K1 */
+            memmove(&r->node[t], &r->node[t + 1], (size_t)(last - 1 - t) * sizeof x);
+            r->node[last - 1] = x;
+            r->kernel = RL_PK_TRANSPOSE;
+            break;
+        }
+    const rl_dim_t n0 = k0->n, n1 = last >= 1 ? r->node[last - 1].n : 1,
+                   n2 = last >= 2 ? r->node[last - 2].n : 1;
+    const bool staged = convert && r->kernel != RL_PK_CONTIG && r->kernel != RL_PK_ZERO;
+    rl_dim_t b0, b1;
+    if (r->kernel == RL_PK_ZERO || r->kernel == RL_PK_CONTIG) {
+        b0 = min_dim(n0, ITEM_ELEMS);
+        b1 = min_dim(n1, ITEM_ELEMS / b0 > 0 ? ITEM_ELEMS / b0 : 1);
+    } else {
+        b0 = min_dim(n0, 256);
+        const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
+        b1 = min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
+    }
+    const rl_dim_t rest = ITEM_ELEMS / (b0 * b1);
+    r->blk[0] = b0, r->blk[1] = b1, r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
+    return true;
+}
+
+/* ---- regions: the cartesian product of the vdims' segments -------------------------------- */
+
+typedef struct {
+    rl_plan_region_t *regions;
+    int n;
+    bool zero, convert;
+    bool qpresent[RL_Q_COUNT];
+} region_list_t;
+
+static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_dim_t base[2]) {
+    segment_t(*seg)[MAX_SEGMENTS] = malloc((size_t)nv * sizeof *seg);
+    int count[2 * RL_MAX_NDIMS], idx[2 * RL_MAX_NDIMS] = {0};
+    bool ok = seg != NULL;
+    for (int d = 0; ok && d < nv; ++d) {
+        count[d] = vdim_segments(&v[d], seg[d]);
+        ok = count[d] >= 0;
+        if (ok && count[d] == 0) goto done; /* an empty range: nothing to do */
+    }
+    while (ok) {
+        if (out->n == RL_PLAN_MAX_REGIONS) {
+            ok = false;
+            break;
+        }
+        rl_plan_region_t *r = &out->regions[out->n++];
+        memset(r, 0, sizeof *r);
+        r->off[0] = base[0], r->off[1] = base[1];
+        for (int d = 0; d < nv; ++d) {
+            const segment_t *g = &seg[d][idx[d]];
+            for (int x = 0; x < 2; ++x) r->off[x] += g->off[x];
+            for (int j = 0; j < RL_Q_COUNT; ++j) r->qoff[j] += g->qoff[j];
+            memcpy(&r->node[r->nnodes], g->node, (size_t)g->nnodes * sizeof g->node[0]);
+            r->nnodes += g->nnodes;
+        }
+        order_and_fold(r);
+        ok = choose_kernel(r, out->zero, out->convert, out->qpresent);
+        int d = nv - 1; /* odometer over the segment indices */
+        for (; d >= 0 && ++idx[d] == count[d]; --d) idx[d] = 0;
+        if (d < 0) break;
+    }
+done:
+    free(seg);
+    return ok;
+}
+
+static void vdim_from_dim(vdim_t *v, const rl_ref_exec_t *e, int d, rl_dim_t lo, rl_dim_t hi) {
+    memset(v, 0, sizeof *v);
+    v->lo = lo, v->hi = hi;
+    levels_of_map(&v->lv[0], &e->src_map[d]);
+    levels_of_map(&v->lv[1], &e->dst_map[d]);
+    for (int j = 0; j < RL_Q_COUNT; ++j) v->q[j] = e->q[j].present ? e->q[j].idx_stride[d] : 0;
+}
+
+/* The data regions: every dim over its logical range; a shuffled axis as two vdims. */
+static bool data_regions(region_list_t *out, const rl_ref_exec_t *e) {
+    vdim_t v[2 * RL_MAX_NDIMS];
+    int nv = 0;
+    for (int d = 0; d < e->ndims; ++d) {
+        vdim_from_dim(&v[nv], e, d, 0, e->dims[d]);
+        const rl_dim_t rows = e->shuffle_rows, cols = e->shuffle_cols; /* c = a*rows + r */
+        if (d != e->shuffle_axis || rows == 1 || cols == 1) { /* 1: the identity permutation */
+            ++nv;
+            continue;
+        }
+        const vdim_t axis = v[nv];
+        if (!levels_compatible(&axis.lv[0], cols) || !levels_compatible(&axis.lv[1], rows))
+            return false;
+        vdim_t *a = &v[nv++], *r = &v[nv++];
+        memset(r, 0, sizeof *r);
+        a->hi = cols, r->hi = rows;
+        levels_below(&a->lv[0], &axis.lv[0], cols); /* src index r*cols + a */
+        levels_scaled(&r->lv[0], &axis.lv[0], cols);
+        levels_scaled(&a->lv[1], &axis.lv[1], rows); /* dst index a*rows + r */
+        levels_below(&r->lv[1], &axis.lv[1], rows);
+    }
+    const rl_dim_t base[2] = {e->src_offset0, e->dst_offset0};
+    return add_regions(out, v, nv, base);
+}
+
+/* The zero regions: for each padded dim d, d over [dims, padded), the dims before it over
+ * their logical range and those after over their padded range (a partition of the padding). */
+static bool zero_regions(region_list_t *out, const rl_ref_exec_t *e) {
+    out->zero = true;
+    for (int d = 0; d < e->ndims; ++d) {
+        if (e->padded[d] == e->dims[d]) continue;
+        vdim_t v[RL_MAX_NDIMS];
+        for (int x = 0; x < e->ndims; ++x) {
+            const rl_dim_t lo = x == d ? e->dims[x] : 0;
+            const rl_dim_t hi = x < d ? e->dims[x] : e->padded[x];
+            vdim_from_dim(&v[x], e, x, lo, hi);
+            v[x].lv[0] = (levels_t){1, {1}, {0}}; /* nothing is read */
+            memset(v[x].q, 0, sizeof v[x].q);
+        }
+        const rl_dim_t base[2] = {0, e->dst_offset0};
+        if (!add_regions(out, v, e->ndims, base)) return false;
+    }
+    return true;
+}
+
+/* ---- kernels and the name ------------------------------------------------------------------ */
+
+static int log2_size(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : 2; }
+
+static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
+    rl_plan_kernel_t main_kernel = RL_PK_ZERO;
+    rl_dim_t most = -1;
+    for (int i = 0; i < p->nregions; ++i) { /* the kernel of the largest region names it */
+        const rl_plan_region_t *r = &p->regions[i];
+        rl_dim_t elems = 1;
+        for (int k = 0; k < r->nnodes; ++k) elems *= r->node[k].n;
+        if (r->kernel != RL_PK_ZERO && elems > most) most = elems, main_kernel = r->kernel;
+    }
+    static const char *const kinds[] = {"zero", "copy", "transpose", "gather"};
+    rl_isa_t isa = RL_ISA_SCALAR;
+    const bool moves = main_kernel == RL_PK_TRANSPOSE || main_kernel == RL_PK_GATHER;
+    if (moves) isa = t->transpose_info[log2_size(p->src_es)].isa;
+    char cvt[24] = "";
+    if (p->convert) {
+        snprintf(cvt, sizeof cvt, "%scvt-%s-%s", moves ? "+" : "", rl_dt_name(p->src_dt),
+                 rl_dt_name(p->dst_dt));
+        const rl_isa_t a = t->to_f32_info[p->src_dt].isa, b = t->from_f32_info[p->dst_dt].isa;
+        isa = a > isa ? a : isa;
+        isa = b > isa ? b : isa;
+    }
+    const char *isa_name = !moves && !p->convert ? "memcpy" : rl_isa_name(isa);
+    if (p->convert && !moves)
+        snprintf(p->impl, sizeof p->impl, "%s:%s", cvt, isa_name);
+    else
+        snprintf(p->impl, sizeof p->impl, "%s-x%d%s:%s", kinds[main_kernel],
+                 8 << log2_size(p->src_es), cvt, isa_name);
+}
+
+bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
+    memset(p, 0, sizeof *p);
+    p->src_es = e->src_es, p->dst_es = e->dst_es;
+    p->src_dt = e->src_dt, p->dst_dt = e->dst_dt;
+    p->convert = !e->pure_copy;
+    region_list_t list = {malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false,
+                          p->convert, {false}};
+    for (int j = 0; j < RL_Q_COUNT; ++j) list.qpresent[j] = e->q[j].present;
+    bool ok = list.regions != NULL && data_regions(&list, e) && zero_regions(&list, e);
+    if (ok) { /* keep exactly what was used */
+        rl_plan_region_t *shrunk = realloc(list.regions, (size_t)(list.n ? list.n : 1) *
+                                                             sizeof(rl_plan_region_t));
+        if (shrunk) list.regions = shrunk;
+    }
+    if (!ok) {
+        free(list.regions);
+        memset(p, 0, sizeof *p);
+        return false;
+    }
+    p->regions = list.regions, p->nregions = list.n;
+    const rl_kernel_table_t *t = rl_kernel_table(isa);
+    p->transpose = t->transpose[log2_size(p->src_es)];
+    p->to_f32 = t->to_f32[p->src_dt];
+    p->from_f32 = t->from_f32[p->dst_dt];
+    name_plan(p, t);
+    return true;
+}
+
+void rl_plan_free(rl_plan_t *p) {
+    free(p->regions);
+    memset(p, 0, sizeof *p);
+}
+
+void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
+    static const char *const kinds[] = {"zero", "contig", "transpose", "gather"};
+    size_t at = 0;
+#define RL_PUT(...)                                                                            \
+    do {                                                                                       \
+        const int w = snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__);                \
+        at += w > 0 ? (size_t)w : 0;                                                           \
+    } while (0)
+    if (len) buf[0] = '\0';
+    RL_PUT("plan %s, %d region%s", p->impl, p->nregions, p->nregions == 1 ? "" : "s");
+    for (int i = 0; i < p->nregions; ++i) {
+        const rl_plan_region_t *r = &p->regions[i];
+        RL_PUT("\n  [%d] %s off=%lld/%lld nodes(n:src/dst)", i, kinds[r->kernel],
+               (long long)r->off[0], (long long)r->off[1]);
+        for (int k = 0; k < r->nnodes; ++k)
+            RL_PUT(" %lld:%lld/%lld", (long long)r->node[k].n, (long long)r->node[k].s[0],
+                   (long long)r->node[k].s[1]);
+        RL_PUT(" block=%lldx%lldx%lld", (long long)r->blk[2], (long long)r->blk[1],
+               (long long)r->blk[0]);
+    }
+#undef RL_PUT
+}

@@ -1,0 +1,66 @@
+/* The plan: what reorder and shuffle compile to (DESIGN.md section 3).
+ *
+ * A plan is a list of regions; each region is a loop nest of nodes {n, src stride, dst stride}
+ * (in elements) over a box of the destination, plus the inner kernel that runs its innermost
+ * nodes. Regions exist because blocked layouts do not split cleanly where a logical size is
+ * not a multiple of a block (C = 30 in nChw16c: channels 0-15, then 16-29) and because the
+ * destination's padding is filled with zeros by regions of their own. rl_plan_build is a
+ * pure function of (src md, dst md, shuffle, quantization masks); it fails (returns false)
+ * for what it does not cover, and the primitive then keeps the reference executor. */
+#ifndef RL_PLAN_H
+#define RL_PLAN_H
+
+#include "dispatch.h"
+#include "ref_exec.h"
+
+#include <stdbool.h>
+
+#define RL_PLAN_MAX_NODES 40
+#define RL_PLAN_MAX_REGIONS 128
+
+typedef struct {
+    rl_dim_t n;
+    rl_dim_t s[2];             /* element strides: [0] source, [1] destination */
+    rl_dim_t q[RL_Q_COUNT];    /* index strides into the scale / zero-point arrays */
+} rl_plan_node_t;
+
+typedef enum {
+    RL_PK_ZERO,      /* destination padding: write zeros */
+    RL_PK_CONTIG,    /* innermost node contiguous on both sides: memcpy or a conversion */
+    RL_PK_TRANSPOSE, /* innermost node dst-contiguous, node K1 src-contiguous: 2-D transpose */
+    RL_PK_GATHER,    /* innermost node dst-contiguous, source strided everywhere */
+} rl_plan_kernel_t;
+
+typedef struct {
+    int nnodes;
+    rl_plan_node_t node[RL_PLAN_MAX_NODES]; /* outermost first; the kernel's nodes are last:
+                                              K0 = node[nnodes-1], K1, K2 before it */
+    rl_dim_t off[2];                        /* element offsets of the region's first element */
+    rl_dim_t qoff[RL_Q_COUNT];
+    rl_plan_kernel_t kernel;
+    rl_dim_t blk[3]; /* block of K0, K1, K2 handled by one work item (1 for absent nodes) */
+} rl_plan_region_t;
+
+typedef struct {
+    int nregions;
+    rl_plan_region_t *regions; /* owned */
+    size_t src_es, dst_es;
+    rl_data_type_t src_dt, dst_dt;
+    bool convert;              /* types differ or attributes apply: the cvt pipeline runs */
+    rl_transpose_fn transpose; /* by the source element size */
+    rl_cvt_to_f32_fn to_f32;
+    rl_cvt_from_f32_fn from_f32;
+    char impl[40];             /* e.g. "transpose-x32:avx512" */
+} rl_plan_t;
+
+/* Builds the plan of e (its geometry, shuffle, quantization and sum) for kernels of `isa`.
+ * Returns false, with *plan empty, when the plan does not cover the problem. */
+bool rl_plan_build(rl_plan_t *plan, const rl_ref_exec_t *e, rl_isa_t isa);
+void rl_plan_free(rl_plan_t *plan);
+/* Runs the plan; same contract as rl_ref_exec_run. */
+void rl_plan_run(const rl_plan_t *plan, const rl_ref_exec_t *e, rl_threadpool_t *pool,
+                 const char *src, char *dst, const void *const qvals[RL_Q_COUNT]);
+/* Writes a readable dump of the plan (RL_VERBOSE=2 and the plan tests). */
+void rl_plan_format(const rl_plan_t *plan, char *buf, size_t len);
+
+#endif

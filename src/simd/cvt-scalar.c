@@ -1,0 +1,47 @@
+/* Scalar twins of the conversion families: one element at a time through the reference's
+ * own loaders and storers (../convert.h), so they are the reference by construction. */
+#include "kernels.h"
+
+#include "../convert.h"
+#include "../md.h"
+
+static inline float src_ops(float v, const rl_cvt_params_t *p) {
+    if (p->ops & RL_CVT_SRC_ZP) v = v - p->src_zp;
+    if (p->ops & RL_CVT_SRC_SCALE) v = p->src_scale * v;
+    return v;
+}
+
+#define RL_DEFINE_SCALAR_TO_F32(name, dt)                                                      \
+    void name(size_t n, const void *src, float *dst, const rl_cvt_params_t *p) {               \
+        const rl_load_f32_fn load = rl_load_f32_for(dt);                                       \
+        const size_t es = rl_dt_size(dt);                                                      \
+        for (size_t i = 0; i < n; ++i) dst[i] = src_ops(load((const char *)src + i * es), p);  \
+    }
+
+#define RL_DEFINE_SCALAR_FROM_F32(name, dt)                                                    \
+    void name(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {               \
+        const rl_load_f32_fn load = rl_load_f32_for(dt);                                       \
+        const rl_store_f32_fn store = rl_store_f32_for(dt);                                    \
+        const size_t es = rl_dt_size(dt);                                                      \
+        for (size_t i = 0; i < n; ++i) {                                                       \
+            char *d = (char *)dst + i * es;                                                    \
+            float v = src[i];                                                                  \
+            if (p->ops & RL_CVT_SUM) v = v + p->beta * load(d);                                \
+            if (p->ops & RL_CVT_DST_SCALE) v = v / p->dst_scale;                               \
+            if (p->ops & RL_CVT_DST_ZP) v = v + p->dst_zp;                                     \
+            store(d, v);                                                                       \
+        }                                                                                      \
+    }
+
+RL_DEFINE_SCALAR_TO_F32(rl_u8_f32_cvt__scalar, RL_U8)
+RL_DEFINE_SCALAR_TO_F32(rl_s8_f32_cvt__scalar, RL_S8)
+RL_DEFINE_SCALAR_TO_F32(rl_s32_f32_cvt__scalar, RL_S32)
+RL_DEFINE_SCALAR_TO_F32(rl_bf16_f32_cvt__scalar, RL_BF16)
+RL_DEFINE_SCALAR_TO_F32(rl_f16_f32_cvt__scalar, RL_F16)
+RL_DEFINE_SCALAR_TO_F32(rl_f32_f32_cvt__scalar, RL_F32)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_u8_cvt__scalar, RL_U8)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_s8_cvt__scalar, RL_S8)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_s32_cvt__scalar, RL_S32)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_bf16_cvt__scalar, RL_BF16)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_f16_cvt__scalar, RL_F16)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_f32_cvt_out__scalar, RL_F32)

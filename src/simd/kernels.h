@@ -1,0 +1,67 @@
+/* The kernel families of relayout and their one exact function type each.
+ *
+ * Kernels do no thinking: no allocation, no status, no global state, no logging. Strides are
+ * in bytes at this boundary (the plan counts elements). Every family is enumerated in one
+ * X-macro file (transpose.inc, cvt.inc: best ISA first, scalar last); that list generates the
+ * prototypes below, the dispatch tables (src/dispatch.c) and the kernel tests
+ * (tests/native/test_kernels_*.c). Only files in src/simd/ include ISA headers. */
+#ifndef RL_SIMD_KERNELS_H
+#define RL_SIMD_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define RL_ARCH_X86 1
+#else
+#define RL_ARCH_X86 0
+#endif
+
+/* 2-D transpose of elements of 1, 2 or 4 bytes:
+ *   dst[j * dst_stride + i * es] = src[i * src_stride + j * es]   for i < rows, j < cols.
+ * Source rows are `cols` contiguous elements, destination rows `rows` contiguous elements.
+ * Reads and writes only those elements (no slack before or after either buffer). */
+typedef void (*rl_transpose_fn)(size_t rows, size_t cols, const void *src, size_t src_stride,
+                                void *dst, size_t dst_stride);
+
+/* The per-element conversion pipeline, in the reference's order and rounding (convert.h):
+ *   v = (float)src; v = v - src_zp; v = src_scale * v;          (rl_cvt_to_f32_fn)
+ *   v = v + beta * (float)dst_old; v = v / dst_scale; v = v + dst_zp; dst = store(v)
+ *                                                                (rl_cvt_from_f32_fn)
+ * Each step runs only when its bit is set in `ops` (a skipped step must not touch the bits:
+ * v * 1.0f would quiet a signalling NaN). No FMA: mul and add are separate roundings. */
+enum {
+    RL_CVT_SRC_ZP = 1u << 0,
+    RL_CVT_SRC_SCALE = 1u << 1,
+    RL_CVT_SUM = 1u << 2,
+    RL_CVT_DST_SCALE = 1u << 3,
+    RL_CVT_DST_ZP = 1u << 4,
+};
+typedef struct {
+    unsigned ops;
+    float src_zp, src_scale, beta, dst_scale, dst_zp;
+} rl_cvt_params_t;
+
+/* n elements of the family's source type -> n f32 (src_zp, src_scale). */
+typedef void (*rl_cvt_to_f32_fn)(size_t n, const void *src, float *dst,
+                                 const rl_cvt_params_t *p);
+/* n f32 -> n elements of the family's destination type (sum reads dst first; dst_scale,
+ * dst_zp; integers round to nearest even and saturate, NaN -> 0; bf16/f16 round to nearest
+ * even keeping subnormals, NaN stays NaN with the reference's payload). */
+typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
+                                   const rl_cvt_params_t *p);
+
+#define RL_TRANSPOSE(isa, bits, fn) \
+    void fn(size_t rows, size_t cols, const void *src, size_t src_stride, void *dst, \
+            size_t dst_stride);
+#define RL_CVT_TO_F32(isa, dt, fn) \
+    void fn(size_t n, const void *src, float *dst, const rl_cvt_params_t *p);
+#define RL_CVT_FROM_F32(isa, dt, fn) \
+    void fn(size_t n, const float *src, void *dst, const rl_cvt_params_t *p);
+#include "transpose.inc"
+#include "cvt.inc"
+#undef RL_TRANSPOSE
+#undef RL_CVT_TO_F32
+#undef RL_CVT_FROM_F32
+
+#endif
