@@ -1,0 +1,112 @@
+/*
+ * test_plan — the plan's normalisation, in the manner of XNNPACK's transpose-normalization
+ * tests: for given (src, dst) pairs and shuffles, the exact regions, kernels and folded nodes
+ * {n: src stride / dst stride} the planner must produce, as printed by rl_plan_format (the
+ * RL_VERBOSE=2 dump). Correctness of execution is the other suites' job; this pins down that
+ * size-1 nodes are dropped, contiguous nodes folded, dst-contiguous nodes innermost, blocked
+ * dims cut at both sides' boundaries with tails and zero-padding regions, and that shapes the
+ * plan does not cover fall back to the reference. White-box: it includes src/ headers.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "primitive.h"
+#include "test_util.h"
+
+static rl_engine_t engine;
+
+/* Strips the first line ("plan <impl>, N regions") and the block sizes: the nodes only. */
+static void nodes_only(const char *dump, char *out, size_t len) {
+    const char *p = strchr(dump, '\n');
+    size_t at = 0;
+    while (p && *p && at + 1 < len) {
+        const char *blk = strstr(p, " block=");
+        const char *eol = strchr(p + 1, '\n');
+        const char *stop = blk && (!eol || blk < eol) ? blk : eol ? eol : p + strlen(p);
+        for (const char *c = p; c < stop && at + 1 < len; ++c) out[at++] = *c;
+        p = eol;
+    }
+    out[at] = '\0';
+}
+
+static void check_plan(rl_primitive_t prim, const char *label, const char *expected) {
+    if (!CHECK_MSG(prim != NULL, "%s: creation failed: %s", label, rl_last_error())) return;
+    char dump[4096] = "(reference)", nodes[4096] = "(reference)";
+    if (prim->has_plan) {
+        rl_plan_format(&prim->plan, dump, sizeof dump);
+        nodes_only(dump, nodes, sizeof nodes);
+    }
+    CHECK_MSG(strcmp(nodes, expected) == 0, "%s:\n  expected:%s\n  got:     %s\n  full: %s", label,
+              expected, nodes, dump);
+    rl_primitive_destroy(prim);
+}
+
+static void reorder_case(const char *src, const char *dst, const char *expected) {
+    rl_memory_desc_t s = NULL, d = NULL;
+    rl_primitive_t p = NULL;
+    CHECK_STATUS(rl_md_create_from_string(&s, src), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_from_string(&d, dst), RL_SUCCESS);
+    CHECK_STATUS(rl_reorder_create(&p, engine, s, d, NULL), RL_SUCCESS);
+    char label[256];
+    snprintf(label, sizeof label, "reorder %s -> %s", src, dst);
+    check_plan(p, label, expected);
+    rl_md_destroy(s);
+    rl_md_destroy(d);
+}
+
+static void shuffle_case(const char *md_text, int axis, rl_dim_t group, const char *expected) {
+    rl_memory_desc_t md = NULL;
+    rl_primitive_t p = NULL;
+    CHECK_STATUS(rl_md_create_from_string(&md, md_text), RL_SUCCESS);
+    CHECK_STATUS(rl_shuffle_create(&p, engine, RL_FORWARD, md, axis, group), RL_SUCCESS);
+    char label[256];
+    snprintf(label, sizeof label, "shuffle %s axis %d group %lld", md_text, axis,
+             (long long)group);
+    check_plan(p, label, expected);
+    rl_md_destroy(md);
+}
+
+int main(void) {
+    CHECK_STATUS(rl_engine_create(&engine, 1), RL_SUCCESS);
+
+    /* identical layouts fold to one contiguous node */
+    reorder_case("f32:nchw:2x3x4x5", "f32:nchw:2x3x4x5", "\n  [0] contig off=0/0 nodes(n:src/dst) 120:1/1");
+    /* size-1 dims vanish: nchw -> nhwc with C = 1 is a copy */
+    reorder_case("f32:nchw:2x1x4x5", "f32:nhwc:2x1x4x5", "\n  [0] contig off=0/0 nodes(n:src/dst) 40:1/1");
+    /* the 2-D transpose: HW folds on both sides, C is dst-innermost, HW src-contiguous */
+    reorder_case("f32:nchw:2x16x3x3", "f32:nhwc:2x16x3x3",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 2:144/144 9:1/16 16:9/1");
+    reorder_case("f32:nhwc:2x16x3x3", "f32:nchw:2x16x3x3",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 2:144/144 16:1/9 9:16/1");
+    /* blocked: C = 30 in nChw16c is a full block, a 14-channel tail and a zero region */
+    reorder_case("f32:nchw:1x30x5x5", "f32:nChw16c:1x30x5x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
+                 "\n  [1] transpose off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
+                 "\n  [2] zero off=0/414 nodes(n:src/dst) 25:0/16 2:0/1");
+    /* 8c -> 16c: C cut at 16 and 8 (the chain 1 | 8 | 16); the 8-blocks copy contiguously */
+    reorder_case("f32:nChw8c:1x32x2x2", "f32:nChw16c:1x32x2x2",
+                 "\n  [0] contig off=0/0 nodes(n:src/dst) 2:64/64 4:8/16 2:32/8 8:1/1");
+    /* nhwc -> nChw16c: rows of 16 contiguous channels */
+    reorder_case("f32:nhwc:2x32x3x3", "f32:nChw16c:2x32x3x3",
+                 "\n  [0] contig off=0/0 nodes(n:src/dst) 2:288/288 2:16/144 9:32/16 16:1/1");
+    /* no unit dst stride: element by element (a unit node is added); 3x4 still folds */
+    reorder_case("f32:ab:3x4", "f32:8x2:3x4", "\n  [0] contig off=0/0 nodes(n:src/dst) 12:1/2 1:1/1");
+    /* u8 nhwc -> f32 nchw: the image case, a transpose with a conversion */
+    reorder_case("u8:nhwc:1x3x4x5", "f32:nchw:1x3x4x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
+    /* offsets enter the region's first element */
+    reorder_case("f32:ab:4x4:offset0=3", "f32:ba:4x4:offset0=5",
+                 "\n  [0] transpose off=3/5 nodes(n:src/dst) 4:1/4 4:4/1");
+
+    /* shuffles (group_size G): dst channel a*(C/G) + r reads src channel r*G + a */
+    shuffle_case("f32:nchw:2x8x3x3", 1, 4, "\n  [0] contig off=0/0 nodes(n:src/dst) 2:72/72 4:9/18 2:36/9 9:1/1");
+    shuffle_case("f32:nhwc:2x8x3x3", 1, 4,
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 18:8/8 4:1/2 2:4/1");
+    /* group 1 or C is the identity */
+    shuffle_case("f32:nchw:2x8x3x3", 1, 1, "\n  [0] contig off=0/0 nodes(n:src/dst) 144:1/1");
+    /* a group that cuts through a block not along its boundaries: the reference */
+    shuffle_case("f32:A8a:20", 0, 10, "(reference)");
+
+    rl_engine_destroy(engine);
+    return tu_finish("plan");
+}
