@@ -15,11 +15,15 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
     if ((isa) <= level && !(slot)) (slot) = fn, (info) = (rl_kernel_info_t){#fn, (isa)};
 #define RL_TRANSPOSE(isa, bits, fn)                                                            \
     RL_TAKE(t->transpose[log2_bytes(bits)], t->transpose_info[log2_bytes(bits)], isa, fn)
+#define RL_GATHER(isa, bits, fn)                                                               \
+    RL_TAKE(t->gather[log2_bytes(bits)], t->gather_info[log2_bytes(bits)], isa, fn)
 #define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], t->to_f32_info[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], t->from_f32_info[dt], isa, fn)
 #include "simd/cvt.inc"
 #include "simd/transpose.inc"
+#include "simd/gather.inc"
 #undef RL_TRANSPOSE
+#undef RL_GATHER
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
 #undef RL_TAKE

@@ -27,6 +27,7 @@
 #define MAX_SEGMENTS 32
 #define ITEM_ELEMS 16384 /* elements per work item: large enough to hide the item overhead */
 #define TMP_ELEMS 4096   /* capacity of the conversion staging buffer (plan_exec.c) */
+#define TABLE_MAX 1024   /* largest index table */
 
 typedef struct {
     int n;
@@ -195,6 +196,56 @@ static void order_and_fold(rl_plan_region_t *r) {
 
 static rl_dim_t min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
 
+/* Short destination runs (< 16 elements) whose outer nodes continue the destination
+ * contiguously become one run of m elements read through a table of source offsets: a
+ * shuffle on a blocked axis, where 2-D tiles would be 4x4. Returns -1 when out of memory. */
+static int try_table(rl_plan_region_t *r) {
+    int last = r->nnodes - 1;
+    if (r->node[last].n >= 16 || r->node[last].s[0] == 1) return 0;
+    for (int t = 0; t < last; ++t) /* a transpose tile of 64 elements or more does better */
+        if (r->node[t].s[0] == 1 && r->node[t].n * r->node[last].n >= 64) return 0;
+    rl_dim_t m = 1;
+    int first = last + 1;
+    while (first > 0 && r->node[first - 1].s[1] == m) {
+        rl_plan_node_t *nd = &r->node[first - 1];
+        for (int j = 0; j < RL_Q_COUNT; ++j)
+            if (nd->q[j] != 0) return 0; /* one scale per run */
+        if (m * nd->n > TABLE_MAX) { /* take the largest factor of it that still fits */
+            rl_dim_t k = TABLE_MAX / m;
+            while (k > 1 && nd->n % k != 0) --k;
+            if (k < 2 || r->nnodes == RL_PLAN_MAX_NODES) break;
+            memmove(nd + 1, nd, (size_t)(r->nnodes - (first - 1)) * sizeof *nd);
+            ++r->nnodes;
+            ++last;
+            ++first;
+            nd->n /= k, nd->s[0] *= k, nd->s[1] *= k; /* outer part; inner part joins */
+            r->node[first - 1].n = k;
+        }
+        m *= r->node[--first].n;
+        if (m * 2 > TABLE_MAX) break;
+    }
+    if (m < 32) return 0;
+    int32_t *table = malloc((size_t)m * sizeof *table);
+    if (table == NULL) return -1;
+    for (rl_dim_t i = 0; i < m; ++i) {
+        rl_dim_t off = 0, rest = i;
+        for (int k = last; k >= first; --k) {
+            off += rest % r->node[k].n * r->node[k].s[0];
+            rest /= r->node[k].n;
+        }
+        if (off > INT32_MAX || off < INT32_MIN) {
+            free(table);
+            return 0;
+        }
+        table[i] = (int32_t)off;
+    }
+    r->node[first] = (rl_plan_node_t){m, {0, 1}, {0}};
+    r->nnodes = first + 1;
+    r->table = table;
+    r->kernel = RL_PK_TABLE;
+    return 1;
+}
+
 /* Picks the kernel from the innermost nodes and the block sizes of a work item. */
 static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bool qpresent[]) {
     bool unit_runs = r->node[r->nnodes - 1].s[1] != 1; /* no dst-contiguous node */
@@ -207,6 +258,17 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bo
     }
     const int last = r->nnodes - 1;
     rl_plan_node_t *k0 = &r->node[last];
+    const int table = zero ? 0 : try_table(r);
+    if (table < 0) return false;
+    if (table) {
+        const rl_dim_t n1 = r->nnodes >= 2 ? r->node[r->nnodes - 2].n : 1,
+                       n2 = r->nnodes >= 3 ? r->node[r->nnodes - 3].n : 1;
+        const rl_dim_t m = r->node[r->nnodes - 1].n, cap = (convert ? TMP_ELEMS : ITEM_ELEMS) / m;
+        r->blk[0] = m, r->blk[1] = min_dim(n1, cap > 0 ? cap : 1);
+        const rl_dim_t rest = ITEM_ELEMS / (m * r->blk[1]);
+        r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
+        return true;
+    }
     r->kernel = zero ? RL_PK_ZERO : k0->s[0] == 1 ? RL_PK_CONTIG : RL_PK_GATHER;
     if (r->kernel == RL_PK_GATHER)
         for (int t = last - 1; t >= 0; --t) {
@@ -345,10 +407,12 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
         for (int k = 0; k < r->nnodes; ++k) elems *= r->node[k].n;
         if (r->kernel != RL_PK_ZERO && elems > most) most = elems, main_kernel = r->kernel;
     }
-    static const char *const kinds[] = {"zero", "copy", "transpose", "gather"};
+    static const char *const kinds[] = {"zero", "copy", "transpose", "gather", "table"};
     rl_isa_t isa = RL_ISA_SCALAR;
-    const bool moves = main_kernel == RL_PK_TRANSPOSE || main_kernel == RL_PK_GATHER;
-    if (moves) isa = t->transpose_info[log2_size(p->src_es)].isa;
+    const bool moves = main_kernel != RL_PK_ZERO && main_kernel != RL_PK_CONTIG;
+    if (moves)
+        isa = main_kernel == RL_PK_TABLE ? t->gather_info[log2_size(p->src_es)].isa
+                                         : t->transpose_info[log2_size(p->src_es)].isa;
     char cvt[24] = "";
     if (p->convert) {
         snprintf(cvt, sizeof cvt, "%scvt-%s-%s", moves ? "+" : "", rl_dt_name(p->src_dt),
@@ -380,6 +444,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
         if (shrunk) list.regions = shrunk;
     }
     if (!ok) {
+        for (int i = 0; list.regions && i < list.n; ++i) free(list.regions[i].table);
         free(list.regions);
         memset(p, 0, sizeof *p);
         return false;
@@ -387,6 +452,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->regions = list.regions, p->nregions = list.n;
     const rl_kernel_table_t *t = rl_kernel_table(isa);
     p->transpose = t->transpose[log2_size(p->src_es)];
+    p->gather = t->gather[log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
     name_plan(p, t);
@@ -394,12 +460,13 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
 }
 
 void rl_plan_free(rl_plan_t *p) {
+    for (int i = 0; i < p->nregions; ++i) free(p->regions[i].table);
     free(p->regions);
     memset(p, 0, sizeof *p);
 }
 
 void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
-    static const char *const kinds[] = {"zero", "contig", "transpose", "gather"};
+    static const char *const kinds[] = {"zero", "contig", "transpose", "gather", "table"};
     size_t at = 0;
 #define RL_PUT(...)                                                                            \
     do {                                                                                       \

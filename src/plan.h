@@ -29,6 +29,7 @@ typedef enum {
     RL_PK_CONTIG,    /* innermost node contiguous on both sides: memcpy or a conversion */
     RL_PK_TRANSPOSE, /* innermost node dst-contiguous, node K1 src-contiguous: 2-D transpose */
     RL_PK_GATHER,    /* innermost node dst-contiguous, source strided everywhere */
+    RL_PK_TABLE,     /* short dst runs that fold on the destination only: an index table */
 } rl_plan_kernel_t;
 
 typedef struct {
@@ -39,6 +40,7 @@ typedef struct {
     rl_dim_t qoff[RL_Q_COUNT];
     rl_plan_kernel_t kernel;
     rl_dim_t blk[3]; /* block of K0, K1, K2 handled by one work item (1 for absent nodes) */
+    int32_t *table;  /* RL_PK_TABLE: source offsets of K0's elements (owned) */
 } rl_plan_region_t;
 
 typedef struct {
@@ -48,6 +50,7 @@ typedef struct {
     rl_data_type_t src_dt, dst_dt;
     bool convert;              /* types differ or attributes apply: the cvt pipeline runs */
     rl_transpose_fn transpose; /* by the source element size */
+    rl_gather_fn gather;
     rl_cvt_to_f32_fn to_f32;
     rl_cvt_from_f32_fn from_f32;
     char impl[40];             /* e.g. "transpose-x32:avx512" */

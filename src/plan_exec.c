@@ -92,6 +92,17 @@ static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
     for (int kk = r->nnodes; kk < 3; ++kk) it->cnt[kk] = 1;
 }
 
+/* Converts c1 staged rows of c0 source elements into destination rows k1->s[1] apart. */
+static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_dim_t c1,
+                           char *d, const rl_plan_node_t *k1, const rl_dim_t q[]) {
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    rl_dim_t qi[RL_Q_COUNT];
+    for (rl_dim_t i = 0; i < c1; ++i) {
+        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
+        cvt_run(job, stage + i * c0 * ses, d + i * k1->s[1] * des, c0, qi);
+    }
+}
+
 /* One K1 x K0 tile of the item at offsets soff/doff (elements) and quant index q. */
 static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_dim_t q[],
                      rl_dim_t c0, rl_dim_t c1) {
@@ -118,6 +129,19 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             cvt_run(job, si, di, c0, qi);
         }
         return;
+    case RL_PK_TABLE: /* c0 is the whole table: the plan never splits K0 here */
+        if (!p->convert) {
+            p->gather((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), d,
+                      (size_t)(k1->s[1] * des));
+            return;
+        }
+        {
+            char stage[STAGE_BYTES];
+            p->gather((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), stage,
+                      (size_t)(c0 * ses));
+            convert_staged(job, stage, c0, c1, d, k1, q);
+        }
+        return;
     case RL_PK_TRANSPOSE:
     case RL_PK_GATHER: {
         const bool gather = r->kernel == RL_PK_GATHER;
@@ -140,10 +164,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             for (rl_dim_t i = 0; i < c1; ++i)
                 p->transpose((size_t)c0, 1, s + i * k1->s[0] * ses, (size_t)(k0->s[0] * ses),
                              stage + i * c0 * ses, (size_t)(c0 * ses));
-        for (rl_dim_t i = 0; i < c1; ++i) {
-            for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
-            cvt_run(job, stage + i * c0 * ses, d + i * k1->s[1] * des, c0, qi);
-        }
+        convert_staged(job, stage, c0, c1, d, k1, q);
         return;
     }
     }

@@ -2,7 +2,7 @@
  *
  * Kernels do no thinking: no allocation, no status, no global state, no logging. Strides are
  * in bytes at this boundary (the plan counts elements). Every family is enumerated in one
- * X-macro file (transpose.inc, cvt.inc: best ISA first, scalar last); that list generates the
+ * X-macro file (transpose.inc, gather.inc, cvt.inc: best ISA first, scalar last); that list generates the
  * prototypes below, the dispatch tables (src/dispatch.c) and the kernel tests
  * (tests/native/test_kernels_*.c). Only files in src/simd/ include ISA headers. */
 #ifndef RL_SIMD_KERNELS_H
@@ -23,6 +23,13 @@
  * Reads and writes only those elements (no slack before or after either buffer). */
 typedef void (*rl_transpose_fn)(size_t rows, size_t cols, const void *src, size_t src_stride,
                                 void *dst, size_t dst_stride);
+
+/* Gather through an index table, for moves that do not split into 2-D tiles (a shuffle on a
+ * blocked axis):
+ *   dst[r * dst_stride + i * es] = src[r * src_stride + idx[i] * es]   for r < rows, i < m.
+ * idx holds element offsets (may be negative); the destination rows are contiguous. */
+typedef void (*rl_gather_fn)(size_t rows, size_t m, const int32_t *idx, const void *src,
+                             size_t src_stride, void *dst, size_t dst_stride);
 
 /* The per-element conversion pipeline, in the reference's order and rounding (convert.h):
  *   v = (float)src; v = v - src_zp; v = src_scale * v;          (rl_cvt_to_f32_fn)
@@ -54,13 +61,18 @@ typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
 #define RL_TRANSPOSE(isa, bits, fn) \
     void fn(size_t rows, size_t cols, const void *src, size_t src_stride, void *dst, \
             size_t dst_stride);
+#define RL_GATHER(isa, bits, fn) \
+    void fn(size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_stride, \
+            void *dst, size_t dst_stride);
 #define RL_CVT_TO_F32(isa, dt, fn) \
     void fn(size_t n, const void *src, float *dst, const rl_cvt_params_t *p);
 #define RL_CVT_FROM_F32(isa, dt, fn) \
     void fn(size_t n, const float *src, void *dst, const rl_cvt_params_t *p);
 #include "transpose.inc"
+#include "gather.inc"
 #include "cvt.inc"
 #undef RL_TRANSPOSE
+#undef RL_GATHER
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
 

@@ -100,8 +100,13 @@ int main(void) {
 
     /* shuffles (group_size G): dst channel a*(C/G) + r reads src channel r*G + a */
     shuffle_case("f32:nchw:2x8x3x3", 1, 4, "\n  [0] contig off=0/0 nodes(n:src/dst) 2:72/72 4:9/18 2:36/9 9:1/1");
-    shuffle_case("f32:nhwc:2x8x3x3", 1, 4,
-                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 18:8/8 4:1/2 2:4/1");
+    shuffle_case("f32:nhwc:2x64x3x3", 1, 4,
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 18:64/64 4:1/16 16:4/1");
+    /* tiles under 64 elements use an index table over the dst-contiguous nodes instead:
+     * the whole tensor here, and 16-channel blocks x 4 pixels on a blocked axis */
+    shuffle_case("f32:nhwc:2x8x3x3", 1, 4, "\n  [0] table off=0/0 nodes(n:src/dst) 144:0/1");
+    shuffle_case("f32:nChw16c:2x64x5x5", 1, 4,
+                 "\n  [0] table off=0/0 nodes(n:src/dst) 2:1600/1600 2:2/800 800:0/1");
     /* group 1 or C is the identity */
     shuffle_case("f32:nchw:2x8x3x3", 1, 1, "\n  [0] contig off=0/0 nodes(n:src/dst) 144:1/1");
     /* a group that cuts through a block not along its boundaries: the reference */
