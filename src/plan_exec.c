@@ -118,6 +118,11 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         for (rl_dim_t i = 0; i < c1; ++i) memset(d + i * k1->s[1] * des, 0, (size_t)(c0 * des));
         return;
     case RL_PK_CONTIG:
+        if (!p->convert && c0 * ses == 64) { /* a cache line per row (nhwc -> nChw16c f32): */
+            for (rl_dim_t i = 0; i < c1; ++i) /* a constant size lets memcpy inline */
+                memcpy(d + i * k1->s[1] * des, s + i * k1->s[0] * ses, 64);
+            return;
+        }
         for (rl_dim_t i = 0; i < c1; ++i) {
             const char *si = s + i * k1->s[0] * ses;
             char *di = d + i * k1->s[1] * des;
