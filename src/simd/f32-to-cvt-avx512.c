@@ -1,0 +1,89 @@
+/* n f32 -> n u8/s8/s32/bf16/f16/f32 after sum (beta * dst_old), dst_scale, dst_zp (kernels.h),
+ * AVX-512: four zmm (64 elements, 8/16-bit results packed together) per iteration, then zmm
+ * steps of 16, one loop per `ops` combination. Tail: one step under a lane mask (masked loads
+ * and stores), so nothing outside the n source and destination elements is touched. */
+#include <assert.h>
+
+#include "cvt-avx512.h"
+
+typedef __m512 (*load16_fn)(const void *p, __mmask16 m);
+typedef void (*store16_fn)(void *p, __m512 v, __mmask16 m);
+typedef void (*store64_fn)(void *p, __m512 a, __m512 b, __m512 c, __m512 d);
+
+typedef struct {
+    __m512 beta, scale, zp;
+} dst_params_t;
+
+RL_INLINE __m512 dst_ops(__m512 v, const void *d, __mmask16 m, load16_fn load, unsigned ops,
+                         const dst_params_t *c) {
+    if (ops & RL_CVT_SUM) v = rl_avx512_add_nan_first(v, _mm512_mul_ps(c->beta, load(d, m)));
+    if (ops & RL_CVT_DST_SCALE) v = _mm512_div_ps(v, c->scale);
+    if (ops & RL_CVT_DST_ZP) v = _mm512_add_ps(v, c->zp);
+    return v;
+}
+
+RL_INLINE __m512 step(const float *src, const char *dst, __mmask16 m, load16_fn load, unsigned ops,
+                      const dst_params_t *c) {
+    const __m512 v = m == RL_AVX512_ALL ? _mm512_loadu_ps(src) : _mm512_maskz_loadu_ps(m, src);
+    return dst_ops(v, dst, m, load, ops, c);
+}
+
+/* `ops` is a constant at every call site: each combination gets its own branch-free loop. */
+RL_INLINE void from_f32_run(size_t n, const float *src, char *dst, size_t es, load16_fn load,
+                            store16_fn store, store64_fn store4, unsigned ops,
+                            const dst_params_t *c) {
+    const __mmask16 all = RL_AVX512_ALL;
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        const __m512 a = step(src + i, dst + i * es, all, load, ops, c);
+        const __m512 b = step(src + i + 16, dst + (i + 16) * es, all, load, ops, c);
+        const __m512 d = step(src + i + 32, dst + (i + 32) * es, all, load, ops, c);
+        const __m512 e = step(src + i + 48, dst + (i + 48) * es, all, load, ops, c);
+        store4(dst + i * es, a, b, d, e);
+    }
+    for (; i + 16 <= n; i += 16)
+        store(dst + i * es, step(src + i, dst + i * es, all, load, ops, c), all);
+    if (i < n) {
+        const __mmask16 m = rl_avx512_tail_mask(n - i);
+        store(dst + i * es, step(src + i, dst + i * es, m, load, ops, c), m);
+    }
+}
+
+#define RL_RUN(k) from_f32_run(n, src, d, es, load, store, store4, (unsigned)(k) << 2, &c)
+
+RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_params_t *p, size_t es,
+                        rl_cvt_from_f32_fn twin, load16_fn load, store16_fn store,
+                        store64_fn store4) {
+    assert(p && (n == 0 || (src && dst)));
+    if (rl_cvt_nan_params(p)) {
+        twin(n, src, dst, p);
+        return;
+    }
+    const dst_params_t c = {_mm512_set1_ps(p->beta), _mm512_set1_ps(p->dst_scale),
+                            _mm512_set1_ps(p->dst_zp)};
+    char *d = (char *)dst;
+    _Static_assert(RL_CVT_SUM == 4 && RL_CVT_DST_SCALE == 8 && RL_CVT_DST_ZP == 16, "ops bits");
+    switch ((p->ops >> 2) & 7) {
+    case 0: RL_RUN(0); break;
+    case 1: RL_RUN(1); break;
+    case 2: RL_RUN(2); break;
+    case 3: RL_RUN(3); break;
+    case 4: RL_RUN(4); break;
+    case 5: RL_RUN(5); break;
+    case 6: RL_RUN(6); break;
+    default: RL_RUN(7); break;
+    }
+}
+
+#define RL_AVX512_FROM_F32(name, twin, type, es)                                                   \
+    void name(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {                   \
+        from_f32(n, src, dst, p, es, twin, rl_avx512_load_##type, rl_avx512_store_##type,          \
+                 rl_avx512_store4_##type);                                                         \
+    }
+
+RL_AVX512_FROM_F32(rl_f32_u8_cvt__avx512, rl_f32_u8_cvt__scalar, u8, 1)
+RL_AVX512_FROM_F32(rl_f32_s8_cvt__avx512, rl_f32_s8_cvt__scalar, s8, 1)
+RL_AVX512_FROM_F32(rl_f32_s32_cvt__avx512, rl_f32_s32_cvt__scalar, s32, 4)
+RL_AVX512_FROM_F32(rl_f32_bf16_cvt__avx512, rl_f32_bf16_cvt__scalar, bf16, 2)
+RL_AVX512_FROM_F32(rl_f32_f16_cvt__avx512, rl_f32_f16_cvt__scalar, f16, 2)
+RL_AVX512_FROM_F32(rl_f32_f32_cvt_out__avx512, rl_f32_f32_cvt_out__scalar, f32, 4)

@@ -1,0 +1,68 @@
+/* n elements of u8/s8/s32/bf16/f16/f32 -> n f32, then src_zp and src_scale (kernels.h),
+ * AVX-512: two zmm (32 elements) per iteration, then one of 16, one loop per `ops` combination.
+ * Tail: one step under a lane mask (masked loads and stores), so nothing outside the n source
+ * and destination elements is touched. */
+#include <assert.h>
+
+#include "cvt-avx512.h"
+
+typedef __m512 (*load16_fn)(const void *p, __mmask16 m);
+typedef void (*load32_fn)(const void *p, __m512 *a, __m512 *b);
+
+RL_INLINE __m512 src_ops(__m512 v, unsigned ops, __m512 zp, __m512 scale) {
+    if (ops & RL_CVT_SRC_ZP) v = _mm512_sub_ps(v, zp);
+    if (ops & RL_CVT_SRC_SCALE) v = _mm512_mul_ps(scale, v);
+    return v;
+}
+
+/* `ops` is a constant at every call site: each combination gets its own branch-free loop. */
+RL_INLINE void to_f32_run(size_t n, const char *src, size_t es, float *dst, load16_fn load,
+                          load32_fn load2, unsigned ops, __m512 zp, __m512 scale) {
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m512 a, b;
+        load2(src + i * es, &a, &b);
+        _mm512_storeu_ps(dst + i, src_ops(a, ops, zp, scale));
+        _mm512_storeu_ps(dst + i + 16, src_ops(b, ops, zp, scale));
+    }
+    if (i + 16 <= n) {
+        _mm512_storeu_ps(dst + i, src_ops(load(src + i * es, RL_AVX512_ALL), ops, zp, scale));
+        i += 16;
+    }
+    if (i < n) {
+        const __mmask16 m = rl_avx512_tail_mask(n - i);
+        _mm512_mask_storeu_ps(dst + i, m, src_ops(load(src + i * es, m), ops, zp, scale));
+    }
+}
+
+#define RL_RUN(k) to_f32_run(n, (const char *)src, es, dst, load, load2, (k), zp, scale)
+
+RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params_t *p, size_t es,
+                      rl_cvt_to_f32_fn twin, load16_fn load, load32_fn load2) {
+    assert(p && (n == 0 || (src && dst)));
+    if (rl_cvt_nan_params(p)) {
+        twin(n, src, dst, p);
+        return;
+    }
+    const __m512 zp = _mm512_set1_ps(p->src_zp), scale = _mm512_set1_ps(p->src_scale);
+    _Static_assert(RL_CVT_SRC_ZP == 1 && RL_CVT_SRC_SCALE == 2, "ops bits");
+    switch (p->ops & 3) {
+    case 0: RL_RUN(0); break;
+    case 1: RL_RUN(1); break;
+    case 2: RL_RUN(2); break;
+    default: RL_RUN(3); break;
+    }
+}
+
+#define RL_AVX512_TO_F32(name, type, es)                                                           \
+    void name(size_t n, const void *src, float *dst, const rl_cvt_params_t *p) {                   \
+        to_f32(n, src, dst, p, es, rl_##type##_f32_cvt__scalar, rl_avx512_load_##type,             \
+               rl_avx512_load2_##type);                                                            \
+    }
+
+RL_AVX512_TO_F32(rl_u8_f32_cvt__avx512, u8, 1)
+RL_AVX512_TO_F32(rl_s8_f32_cvt__avx512, s8, 1)
+RL_AVX512_TO_F32(rl_s32_f32_cvt__avx512, s32, 4)
+RL_AVX512_TO_F32(rl_bf16_f32_cvt__avx512, bf16, 2)
+RL_AVX512_TO_F32(rl_f16_f32_cvt__avx512, f16, 2)
+RL_AVX512_TO_F32(rl_f32_f32_cvt__avx512, f32, 4)

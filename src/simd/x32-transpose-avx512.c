@@ -1,0 +1,262 @@
+/* x32 transpose, AVX-512: 16x4 tiles, lanes = source rows i, i+4, i+8, i+12, so an in-lane 4x4
+ * transpose yields 64-byte destination rows; column blocks swept in 16-row strips. Strides in
+ * bytes, any alignment. Tails: masked loads/stores. Zip (2-4 rows, tight destination) and unzip
+ * (2-4 columns, tight source) are vpermt2d networks, the last block overlapped or masked. */
+#include <assert.h>
+#include <immintrin.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "kernels.h"
+
+#define ES        4 /* element size in bytes */
+#define RL_INLINE static inline __attribute__((always_inline))
+
+/* A mask of the first n bytes of 64 (n may exceed 64). */
+RL_INLINE __mmask64 first_bytes(size_t n) {
+    return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+}
+
+RL_INLINE __m512i load(const uint8_t *p, __mmask64 m, bool full) {
+    return full ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi8(m, p);
+}
+
+RL_INLINE void store(uint8_t *p, __m512i v, __mmask64 m, bool full) {
+    if (full)
+        _mm512_storeu_si512(p, v);
+    else if (m)
+        _mm512_mask_storeu_epi8(p, m, v);
+}
+
+/* ---- the general path: 16x4 tiles ------------------------------------------------------- */
+
+/* 4x4 transpose inside each 128-bit lane of r0..r3; rk becomes destination row k. */
+#define TRANSPOSE_LANES(r0, r1, r2, r3)                                                            \
+    do {                                                                                           \
+        const __m512i a0_ = _mm512_unpacklo_epi32(r0, r1), a1_ = _mm512_unpackhi_epi32(r0, r1);    \
+        const __m512i a2_ = _mm512_unpacklo_epi32(r2, r3), a3_ = _mm512_unpackhi_epi32(r2, r3);    \
+        r0 = _mm512_unpacklo_epi64(a0_, a2_);                                                      \
+        r1 = _mm512_unpackhi_epi64(a0_, a2_);                                                      \
+        r2 = _mm512_unpacklo_epi64(a1_, a3_);                                                      \
+        r3 = _mm512_unpackhi_epi64(a1_, a3_);                                                      \
+    } while (0)
+
+/* Lanes 0..3 from p, p + step, p + 2 step, p + 3 step (16 bytes each). */
+RL_INLINE __m512i load_lanes(const uint8_t *p, size_t step) {
+    __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p));
+    v = _mm512_mask_broadcast_i32x4(v, 0x00F0, _mm_loadu_si128((const __m128i *)(p + step)));
+    v = _mm512_mask_broadcast_i32x4(v, 0x0F00, _mm_loadu_si128((const __m128i *)(p + 2 * step)));
+    return _mm512_mask_broadcast_i32x4(v, 0xF000, _mm_loadu_si128((const __m128i *)(p + 3 * step)));
+}
+
+/* Source rows 0..15 x columns 0..3 at s -> destination rows 0..3 x columns 0..15 at d. */
+RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    __m512i r0 = load_lanes(s, 4 * ss), r1 = load_lanes(s + ss, 4 * ss);
+    __m512i r2 = load_lanes(s + 2 * ss, 4 * ss), r3 = load_lanes(s + 3 * ss, 4 * ss);
+    TRANSPOSE_LANES(r0, r1, r2, r3);
+    _mm512_storeu_si512(d, r0);
+    _mm512_storeu_si512(d + ds, r1);
+    _mm512_storeu_si512(d + 2 * ds, r2);
+    _mm512_storeu_si512(d + 3 * ds, r3);
+}
+
+/* The same for the first nr <= 16 rows and nc <= 4 columns only. */
+static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
+                                                size_t nr, size_t nc) {
+    const __mmask16 lm = (__mmask16)first_bytes(nc * ES);
+    __m512i r[4];
+    for (size_t k = 0; k < 4; ++k) {
+        __m512i v = _mm512_setzero_si512();
+        for (size_t l = 0; l < 4 && 4 * l + k < nr; ++l)
+            v = _mm512_mask_broadcast_i32x4(v, (__mmask16)(0xFu << (4 * l)),
+                                            _mm_maskz_loadu_epi8(lm, s + (4 * l + k) * ss));
+        r[k] = v;
+    }
+    TRANSPOSE_LANES(r[0], r[1], r[2], r[3]);
+    const __mmask64 sm = first_bytes(nr * ES);
+    for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi8(d + k * ds, sm, r[k]);
+}
+
+/* Columns per block = destination rows written in parallel. Rows whose stride is a multiple of
+ * 2^k share 4096 / 2^k L1 sets (1 from 4 KiB on), so about 8 rows per set are kept open then,
+ * up to 256; never fewer than a tile, and whole source lines when the source rows collide too. */
+static size_t block_cols(size_t ss, size_t ds) {
+    const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
+    const size_t sets = low >= 4096 ? 1 : 4096 / (low < 64 ? 64 : low);
+    size_t bj = sets >= 16 ? 256 : 8 * sets;
+    if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
+    return bj < 4 ? 4 : bj;
+}
+
+/* Column blocks of bj source columns, each swept over all rows in 16-row strips: every source
+ * line is read once, in runs of up to bj elements, and the bj destination rows of a block are
+ * written front to back. */
+static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    const size_t bj = block_cols(ss, ds);
+    for (size_t j0 = 0; j0 < cols; j0 += bj) {
+        const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / 4, rest = nj % 4;
+        const uint8_t *sp = s + j0 * ES;
+        uint8_t *dp = d + j0 * ds;
+        for (size_t i = 0; i < rows; i += 16, sp += 16 * ss, dp += 16 * ES) {
+            const size_t nr = rows - i < 16 ? rows - i : 16;
+            const uint8_t *a = sp;
+            uint8_t *b = dp;
+            if (nr == 16)
+                for (size_t t = 0; t < full; ++t, a += 4 * ES, b += 4 * ds) tile(a, ss, b, ds);
+            else
+                for (size_t t = 0; t < full; ++t, a += 4 * ES, b += 4 * ds)
+                    tile_part(a, ss, b, ds, nr, 4);
+            if (rest) tile_part(a, ss, b, ds, nr, rest);
+        }
+    }
+}
+
+/* ---- zip and unzip: 2..4 rows <-> one interleaved stream, by vpermt2d ----------------- */
+
+/* Index vectors. Zip of k rows, output m, lane e: element p / k of row p % k (p = 16m + e), as
+ * index p / k + 16 (p % k). Unzip of k channels, output (channel) m, lane e: element
+ * q = k e + m of the stream, as index q. Index i means element i % 32 of inputs 0|1 and, when
+ * i >= 32, element i % 16 of input 2 (k = 3) or i % 32 of inputs 2|3 (k = 4). */
+static const uint32_t perm_idx[2][3][4][16] = {
+    {
+        {
+            /* zip 2 */
+            {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23},
+            {8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31},
+        },
+        {
+            /* zip 3 */
+            {0, 16, 32, 1, 17, 33, 2, 18, 34, 3, 19, 35, 4, 20, 36, 5},
+            {21, 37, 6, 22, 38, 7, 23, 39, 8, 24, 40, 9, 25, 41, 10, 26},
+            {42, 11, 27, 43, 12, 28, 44, 13, 29, 45, 14, 30, 46, 15, 31, 47},
+        },
+        {
+            /* zip 4 */
+            {0, 16, 32, 48, 1, 17, 33, 49, 2, 18, 34, 50, 3, 19, 35, 51},
+            {4, 20, 36, 52, 5, 21, 37, 53, 6, 22, 38, 54, 7, 23, 39, 55},
+            {8, 24, 40, 56, 9, 25, 41, 57, 10, 26, 42, 58, 11, 27, 43, 59},
+            {12, 28, 44, 60, 13, 29, 45, 61, 14, 30, 46, 62, 15, 31, 47, 63},
+        },
+    },
+    {
+        {
+            /* unzip 2 */
+            {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},
+            {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31},
+        },
+        {
+            /* unzip 3 */
+            {0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45},
+            {1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46},
+            {2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35, 38, 41, 44, 47},
+        },
+        {
+            /* unzip 4 */
+            {0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60},
+            {1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61},
+            {2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62},
+            {3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47, 51, 55, 59, 63},
+        },
+    },
+};
+
+/* Output m of the network over k = 2..4 input vectors. */
+RL_INLINE __m512i permute(int k, const __m512i in[4], const uint32_t *idx_m) {
+    const __m512i idx = _mm512_loadu_si512(idx_m);
+    const __m512i t = _mm512_permutex2var_epi32(in[0], idx, in[1]);
+    if (k == 2) return t;
+    const __mmask16 hi = _mm512_cmpge_epu32_mask(idx, _mm512_set1_epi32(32));
+    if (k == 3) return _mm512_mask_permutexvar_epi32(t, hi, idx, in[2]);
+    return _mm512_mask_blend_epi32(hi, t, _mm512_permutex2var_epi32(in[2], idx, in[3]));
+}
+
+/* Bytes from 64 i on of an n-byte run, at most 64. */
+RL_INLINE __mmask64 part(size_t n, size_t i) { return first_bytes(n > 64 * i ? n - 64 * i : 0); }
+
+/* Zip: k rows (ss apart) of n <= 16 elements at s -> k n interleaved elements at d. */
+RL_INLINE void zip_block(int k, const uint8_t *s, size_t ss, uint8_t *d, size_t n, bool full) {
+    __m512i in[4];
+#pragma GCC unroll 4
+    for (int i = 0; i < k; ++i) in[i] = load(s + i * ss, first_bytes(n * ES), full);
+#pragma GCC unroll 4
+    for (int m = 0; m < k; ++m)
+        store(d + 64 * m, permute(k, in, perm_idx[0][k - 2][m]), part(k * n * ES, m), full);
+}
+
+/* Unzip: n <= 16 pixels of k channels at s -> n elements of each of k rows (ds apart) at d. */
+RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_t n, bool full) {
+    __m512i in[4];
+#pragma GCC unroll 4
+    for (int i = 0; i < k; ++i) in[i] = load(s + 64 * i, part(k * n * ES, i), full);
+#pragma GCC unroll 4
+    for (int m = 0; m < k; ++m)
+        store(d + m * ds, permute(k, in, perm_idx[1][k - 2][m]), first_bytes(n * ES), full);
+}
+
+/* Whole blocks of 16; a tail overlaps the block before it, or is masked when n < 16. */
+static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
+    switch (k) {
+#define ZIP(K)                                                                                     \
+    case K:                                                                                        \
+        for (size_t j = 0; j + 16 <= n; j += 16)                                                   \
+            zip_block(K, s + j * ES, ss, d + j * K * ES, 16, true);                                \
+        if (n % 16 && n > 16)                                                                      \
+            zip_block(K, s + (n - 16) * ES, ss, d + (n - 16) * K * ES, 16, true);                  \
+        if (n < 16) zip_block(K, s, ss, d, n, false);                                              \
+        break;
+        ZIP(2)
+        ZIP(3)
+        ZIP(4)
+#undef ZIP
+    default: assert(0);
+    }
+}
+
+static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
+    switch (k) {
+#define UNZIP(K)                                                                                   \
+    case K:                                                                                        \
+        for (size_t i = 0; i + 16 <= n; i += 16)                                                   \
+            unzip_block(K, s + i * K * ES, d + i * ES, ds, 16, true);                              \
+        if (n % 16 && n > 16)                                                                      \
+            unzip_block(K, s + (n - 16) * K * ES, d + (n - 16) * ES, ds, 16, true);                \
+        if (n < 16) unzip_block(K, s, d, ds, n, false);                                            \
+        break;
+        UNZIP(2)
+        UNZIP(3)
+        UNZIP(4)
+#undef UNZIP
+    default: assert(0);
+    }
+}
+
+/* ---- one row or one column: a strided copy ---------------------------------------------- */
+static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    if (ss == ES && ds == ES) {
+        memcpy(d, s, n * ES);
+        return;
+    }
+    for (size_t k = 0; k < n; ++k) memcpy(d + k * ds, s + k * ss, ES);
+}
+
+void rl_x32_transpose_16x4__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
+                                   void *dst, size_t dst_stride) {
+    assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
+    assert(cols <= 1 || dst_stride >= rows * ES);
+    const uint8_t *s = src;
+    uint8_t *d = dst;
+    const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
+    const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
+    if (rows == 0 || cols == 0)
+        return;
+    else if (rows == 1)
+        copy_strided(cols, s, ES, d, dst_stride);
+    else if (cols == 1)
+        copy_strided(rows, s, src_stride, d, ES);
+    else if (zip_ok && (!unzip_ok || cols >= rows))
+        zip(rows, cols, s, src_stride, d);
+    else if (unzip_ok)
+        unzip(cols, rows, s, d, dst_stride);
+    else
+        tiles(rows, cols, s, src_stride, d, dst_stride);
+}

@@ -1,0 +1,360 @@
+/* x8 transpose, AVX2: 32x16 tiles, lanes = source rows i, i+16, so an in-lane 16x16 byte
+ * transpose yields 32-byte destination rows; two stacked per step (whole 64-byte lines). Strides
+ * in bytes, any alignment. Tails: an overlapping full tile, else 8/4/2/1-byte pieces. Zip and
+ * unzip (2-4 rows/columns, tight side; RGB(A) <-> planar): vpshufb/unpack, scalar under 32. */
+#include <assert.h>
+#include <immintrin.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "kernels.h"
+
+#define ES        1 /* element size in bytes */
+#define RL_INLINE static inline __attribute__((always_inline))
+
+RL_INLINE __m128i load16(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+RL_INLINE __m256i load32(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+RL_INLINE void store32(uint8_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+/* Lane 0 from p0, lane 1 from p1 (16 bytes each). */
+RL_INLINE __m256i load_lanes(const uint8_t *p0, const uint8_t *p1) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(load16(p0)), load16(p1), 1);
+}
+/* The same 16 bytes in both lanes. */
+RL_INLINE __m256i lanes16(const uint8_t *p) { return _mm256_broadcastsi128_si256(load16(p)); }
+
+/* The first n <= 16 bytes at p (the rest zero), reading nothing else. */
+static inline __m128i load_n(const uint8_t *p, size_t n) {
+    if (n == 16) return load16(p);
+    uint64_t lo = 0, t = 0;
+    const uint8_t *q = p + (n & 8);
+    unsigned sh = 0;
+    if (n & 4) {
+        uint32_t w;
+        memcpy(&w, q, 4);
+        t = w;
+        sh = 32;
+        q += 4;
+    }
+    if (n & 2) {
+        uint16_t w;
+        memcpy(&w, q, 2);
+        t |= (uint64_t)w << sh;
+        sh += 16;
+        q += 2;
+    }
+    if (n & 1) t |= (uint64_t)*q << sh;
+    if (!(n & 8)) return _mm_set_epi64x(0, (long long)t);
+    memcpy(&lo, p, 8);
+    return _mm_set_epi64x((long long)t, (long long)lo);
+}
+
+/* The first n <= 16 bytes of v to p, writing nothing else. */
+static inline void store_n(uint8_t *p, __m128i v, size_t n) {
+    if (n == 16) {
+        _mm_storeu_si128((__m128i *)p, v);
+        return;
+    }
+    uint8_t b[16];
+    _mm_storeu_si128((__m128i *)b, v);
+    size_t k = 0;
+    if (n & 8) {
+        memcpy(p, b, 8);
+        k = 8;
+    }
+    if (n & 4) {
+        memcpy(p + k, b + k, 4);
+        k += 4;
+    }
+    if (n & 2) {
+        memcpy(p + k, b + k, 2);
+        k += 2;
+    }
+    if (n & 1) p[k] = b[k];
+}
+
+/* ---- the general path: 32x16 tiles ------------------------------------------------------- */
+
+/* 16x16 byte transpose inside each 128-bit lane of r[0..15]: r[k] becomes destination row k. */
+RL_INLINE void transpose_lanes(__m256i r[16]) {
+    __m256i a[16], b[16];
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) {
+        a[2 * k] = _mm256_unpacklo_epi8(r[2 * k], r[2 * k + 1]);
+        a[2 * k + 1] = _mm256_unpackhi_epi8(r[2 * k], r[2 * k + 1]);
+    }
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; ++g) {
+        b[4 * g] = _mm256_unpacklo_epi16(a[4 * g], a[4 * g + 2]);
+        b[4 * g + 1] = _mm256_unpackhi_epi16(a[4 * g], a[4 * g + 2]);
+        b[4 * g + 2] = _mm256_unpacklo_epi16(a[4 * g + 1], a[4 * g + 3]);
+        b[4 * g + 3] = _mm256_unpackhi_epi16(a[4 * g + 1], a[4 * g + 3]);
+    }
+#pragma GCC unroll 8
+    for (int hq = 0; hq < 8; ++hq) {
+        const int h = hq / 4, q = hq % 4;
+        a[8 * h + 2 * q] = _mm256_unpacklo_epi32(b[8 * h + q], b[8 * h + 4 + q]);
+        a[8 * h + 2 * q + 1] = _mm256_unpackhi_epi32(b[8 * h + q], b[8 * h + 4 + q]);
+    }
+#pragma GCC unroll 8
+    for (int p = 0; p < 8; ++p) {
+        r[2 * p] = _mm256_unpacklo_epi64(a[p], a[8 + p]);
+        r[2 * p + 1] = _mm256_unpackhi_epi64(a[p], a[8 + p]);
+    }
+}
+
+/* Source rows 0..31 x columns 0..15 at s -> destination rows 0..15 x columns 0..31 at d. */
+RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    __m256i r[16];
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; ++k) r[k] = load_lanes(s + (size_t)k * ss, s + (size_t)(k + 16) * ss);
+    transpose_lanes(r);
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; ++k) store32(d + (size_t)k * ds, r[k]);
+}
+
+/* The same for the first nr <= 32 rows and nc <= 16 columns only. */
+static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
+                                                size_t nr, size_t nc) {
+    __m128i row[32];
+    for (size_t i = 0; i < 32; ++i)
+        row[i] = i < nr ? load_n(s + i * ss, nc * ES) : _mm_setzero_si128();
+    __m256i r[16];
+    for (int k = 0; k < 16; ++k)
+        r[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(row[k]), row[k + 16], 1);
+    transpose_lanes(r);
+    const size_t nb = nr * ES;
+    for (size_t k = 0; k < nc; ++k) {
+        uint8_t *p = d + k * ds;
+        if (nb > 16) {
+            _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(r[k]));
+            store_n(p + 16, _mm256_extracti128_si256(r[k], 1), nb - 16);
+        } else {
+            store_n(p, _mm256_castsi256_si128(r[k]), nb);
+        }
+    }
+}
+
+/* Rows 0..32t-1 (t = 1 or 2 tiles stacked, so t = 2 writes whole 64-byte destination lines) of
+ * columns j0..je-1; je >= 16. */
+RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, uint8_t *d,
+                     size_t ds) {
+    const size_t last = je - 16; /* overlaps the tile before when the width is not a multiple */
+    for (size_t j = j0;; j += 16) {
+        if (j > last) j = last;
+        tile(s + j * ES, ss, d + j * ds, ds);
+        if (t == 2) tile(s + 32 * ss + j * ES, ss, d + j * ds + 32 * ES, ds);
+        if (j == last) break;
+    }
+}
+
+/* Columns per block = destination rows written in parallel. Rows whose stride is a multiple of
+ * 2^k share 4096 / 2^k L1 sets (1 from 4 KiB on), so about 8 rows per set are kept open then,
+ * up to 256; never fewer than a tile, and whole source lines when the source rows collide too. */
+static size_t block_cols(size_t ss, size_t ds) {
+    const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
+    const size_t sets = low >= 4096 ? 1 : 4096 / (low < 64 ? 64 : low);
+    size_t bj = sets >= 16 ? 256 : 8 * sets;
+    if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
+    return bj < 16 ? 16 : bj;
+}
+
+/* Column blocks of bj source columns, each swept over all rows in 64-row strips (see the
+ * AVX-512 twin): source lines are read once, destination rows written front to back. */
+static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    if (rows < 32 || cols < 16) {
+        for (size_t i = 0; i < rows; i += 32)
+            for (size_t j = 0; j < cols; j += 16)
+                tile_part(s + i * ss + j * ES, ss, d + j * ds + i * ES, ds,
+                          rows - i < 32 ? rows - i : 32, cols - j < 16 ? cols - j : 16);
+        return;
+    }
+    const size_t bj = block_cols(ss, ds);
+    for (size_t j0 = 0; j0 < cols; j0 += bj) {
+        const size_t je = cols - j0 < bj ? cols : j0 + bj;
+        size_t i = 0;
+        for (; i + 64 <= rows; i += 64) strip(2, j0, je, s + i * ss, ss, d + i * ES, ds);
+        for (; i < rows; i += 32) {
+            if (i + 32 > rows) i = rows - 32; /* overlaps rows already done */
+            strip(1, j0, je, s + i * ss, ss, d + i * ES, ds);
+        }
+    }
+}
+
+/* ---- zip: r = 2..4 source rows -> one interleaved destination stream ---------------------- */
+
+/* 32 bytes of each of r rows at s -> 32r interleaved bytes at d. */
+RL_INLINE void zip_block(int r, const uint8_t *s, size_t ss, uint8_t *d) {
+    const __m256i a = load32(s), b = load32(s + ss);
+    if (r == 2) {
+        const __m256i lo = _mm256_unpacklo_epi8(a, b), hi = _mm256_unpackhi_epi8(a, b);
+        store32(d, _mm256_permute2x128_si256(lo, hi, 0x20));
+        store32(d + 32, _mm256_permute2x128_si256(lo, hi, 0x31));
+        return;
+    }
+    const __m256i c = load32(s + 2 * ss);
+    if (r == 3) {
+        /* Lane l of x[k] is bytes 48l + 16k .. +15 of the output: a 3-way interleave of lane l
+         * of a, b, c (ctl[k][row]). */
+        static const uint8_t ctl[3][3][16] = {
+            {{0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80, 5},
+             {0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80},
+             {0x80, 0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80}},
+            {{0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80, 10, 0x80},
+             {5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80, 10},
+             {0x80, 5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80}},
+            {{0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15, 0x80, 0x80},
+             {0x80, 0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15, 0x80},
+             {10, 0x80, 0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15}},
+        };
+        __m256i x[3];
+        for (int k = 0; k < 3; ++k)
+            x[k] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, lanes16(ctl[k][0])),
+                                                   _mm256_shuffle_epi8(b, lanes16(ctl[k][1]))),
+                                   _mm256_shuffle_epi8(c, lanes16(ctl[k][2])));
+        store32(d, _mm256_permute2x128_si256(x[0], x[1], 0x20));
+        store32(d + 32, _mm256_blend_epi32(x[2], x[0], 0xF0));
+        store32(d + 64, _mm256_permute2x128_si256(x[1], x[2], 0x31));
+        return;
+    }
+    const __m256i e = load32(s + 3 * ss);
+    /* u[m] lane l = bytes 16l + 4m .. +3 of a, b, c, e interleaved. */
+    const __m256i ab0 = _mm256_unpacklo_epi8(a, b), ab1 = _mm256_unpackhi_epi8(a, b);
+    const __m256i ce0 = _mm256_unpacklo_epi8(c, e), ce1 = _mm256_unpackhi_epi8(c, e);
+    const __m256i u0 = _mm256_unpacklo_epi16(ab0, ce0), u1 = _mm256_unpackhi_epi16(ab0, ce0);
+    const __m256i u2 = _mm256_unpacklo_epi16(ab1, ce1), u3 = _mm256_unpackhi_epi16(ab1, ce1);
+    store32(d, _mm256_permute2x128_si256(u0, u1, 0x20));
+    store32(d + 32, _mm256_permute2x128_si256(u2, u3, 0x20));
+    store32(d + 64, _mm256_permute2x128_si256(u0, u1, 0x31));
+    store32(d + 96, _mm256_permute2x128_si256(u2, u3, 0x31));
+}
+
+static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
+    if (n < 32) {
+        for (size_t j = 0; j < n; ++j)
+            for (size_t i = 0; i < r; ++i) d[j * r + i] = s[i * ss + j];
+        return;
+    }
+    switch (r) {
+#define ZIP(R)                                                                                     \
+    case R:                                                                                        \
+        for (size_t j = 0;; j += 32) {                                                             \
+            if (j > n - 32) j = n - 32; /* the last block overlaps the one before */               \
+            zip_block(R, s + j * ES, ss, d + j * R * ES);                                          \
+            if (j == n - 32) break;                                                                \
+        }                                                                                          \
+        break;
+        ZIP(2)
+        ZIP(3)
+        ZIP(4)
+#undef ZIP
+    default: assert(0);
+    }
+}
+
+/* ---- unzip: one interleaved source stream of c = 2..4 channels -> c destination rows ---- */
+
+/* Dwords: [a0 a1 a2 a3] in each lane of s0..s3 -> lane of chk = dword k of s0, s1, s2, s3. */
+#define TRANSPOSE_DWORDS(s0, s1, s2, s3)                                                           \
+    do {                                                                                           \
+        const __m256i t0_ = _mm256_unpacklo_epi32(s0, s1), t1_ = _mm256_unpackhi_epi32(s0, s1);    \
+        const __m256i t2_ = _mm256_unpacklo_epi32(s2, s3), t3_ = _mm256_unpackhi_epi32(s2, s3);    \
+        s0 = _mm256_unpacklo_epi64(t0_, t2_);                                                      \
+        s1 = _mm256_unpackhi_epi64(t0_, t2_);                                                      \
+        s2 = _mm256_unpacklo_epi64(t1_, t3_);                                                      \
+        s3 = _mm256_unpackhi_epi64(t1_, t3_);                                                      \
+    } while (0)
+
+/* 32 pixels of c channels at s -> 32 bytes of each of c destination rows at d. */
+RL_INLINE void unzip_block(int c, const uint8_t *s, uint8_t *d, size_t ds) {
+    if (c == 2) {
+        /* Lanes hold 8 pixels (pixels 0-7 | 16-23 and 8-15 | 24-31), shuffled to
+         * [channel 0 | channel 1]; then qwords pair up. */
+        static const uint8_t ctl[16] = {0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15};
+        const __m256i s0 = _mm256_shuffle_epi8(load_lanes(s, s + 32), lanes16(ctl));
+        const __m256i s1 = _mm256_shuffle_epi8(load_lanes(s + 16, s + 48), lanes16(ctl));
+        store32(d, _mm256_unpacklo_epi64(s0, s1));
+        store32(d + ds, _mm256_unpackhi_epi64(s0, s1));
+        return;
+    }
+    __m256i r0, r1, r2, r3;
+    if (c == 3) {
+        /* Lane l of rk = pixels 16l + 4k .. +3 (12 bytes), shuffled to [channel 0 | 1 | 2 |
+         * junk]; the last lane is loaded 4 bytes early, so nothing past the 96 bytes is read,
+         * and its shuffle skips those 4 bytes. */
+        static const uint8_t ctl[2][16] = {
+            {0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11, 0x80, 0x80, 0x80, 0x80},
+            {4, 7, 10, 13, 5, 8, 11, 14, 6, 9, 12, 15, 0x80, 0x80, 0x80, 0x80}};
+        const __m256i c0 = lanes16(ctl[0]), last = _mm256_loadu_si256((const __m256i *)ctl);
+        r0 = _mm256_shuffle_epi8(load_lanes(s, s + 48), c0);
+        r1 = _mm256_shuffle_epi8(load_lanes(s + 12, s + 60), c0);
+        r2 = _mm256_shuffle_epi8(load_lanes(s + 24, s + 72), c0);
+        r3 = _mm256_shuffle_epi8(load_lanes(s + 36, s + 80), last);
+    } else {
+        /* Lane l of rk = pixels 16l + 4k .. +3, shuffled to [channel 0 | 1 | 2 | 3]. */
+        static const uint8_t ctl[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
+        const __m256i c0 = lanes16(ctl);
+        r0 = _mm256_shuffle_epi8(load_lanes(s, s + 64), c0);
+        r1 = _mm256_shuffle_epi8(load_lanes(s + 16, s + 80), c0);
+        r2 = _mm256_shuffle_epi8(load_lanes(s + 32, s + 96), c0);
+        r3 = _mm256_shuffle_epi8(load_lanes(s + 48, s + 112), c0);
+    }
+    TRANSPOSE_DWORDS(r0, r1, r2, r3);
+    store32(d, r0);
+    store32(d + ds, r1);
+    store32(d + 2 * ds, r2);
+    if (c == 4) store32(d + 3 * ds, r3);
+}
+
+static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
+    if (n < 32) {
+        for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < c; ++j) d[j * ds + i] = s[i * c + j];
+        return;
+    }
+    switch (c) {
+#define UNZIP(C)                                                                                   \
+    case C:                                                                                        \
+        for (size_t i = 0;; i += 32) {                                                             \
+            if (i > n - 32) i = n - 32; /* the last block overlaps the one before */               \
+            unzip_block(C, s + i * C * ES, d + i * ES, ds);                                        \
+            if (i == n - 32) break;                                                                \
+        }                                                                                          \
+        break;
+        UNZIP(2)
+        UNZIP(3)
+        UNZIP(4)
+#undef UNZIP
+    default: assert(0);
+    }
+}
+
+/* ---- one row or one column: a strided copy ---------------------------------------------- */
+static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    if (ss == ES && ds == ES) {
+        memcpy(d, s, n * ES);
+        return;
+    }
+    for (size_t k = 0; k < n; ++k) d[k * ds] = s[k * ss];
+}
+
+void rl_x8_transpose_32x16__avx2(size_t rows, size_t cols, const void *src, size_t src_stride,
+                                 void *dst, size_t dst_stride) {
+    assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
+    assert(cols <= 1 || dst_stride >= rows * ES);
+    const uint8_t *s = src;
+    uint8_t *d = dst;
+    const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
+    const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
+    if (rows == 0 || cols == 0)
+        return;
+    else if (rows == 1)
+        copy_strided(cols, s, ES, d, dst_stride);
+    else if (cols == 1)
+        copy_strided(rows, s, src_stride, d, ES);
+    else if (zip_ok && (!unzip_ok || cols >= rows))
+        zip(rows, cols, s, src_stride, d);
+    else if (unzip_ok)
+        unzip(cols, rows, s, d, dst_stride);
+    else
+        tiles(rows, cols, s, src_stride, d, dst_stride);
+}
