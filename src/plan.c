@@ -25,7 +25,7 @@
 
 #define MAX_LEVELS (RL_MAX_NDIMS + 2)
 #define MAX_SEGMENTS 32
-#define ITEM_ELEMS 16384 /* elements per work item: large enough to hide the item overhead */
+#define ITEM_ELEMS 65536 /* elements per work item: large enough to hide the item overhead */
 #define TMP_ELEMS 4096   /* capacity of the conversion staging buffer (plan_exec.c) */
 #define TABLE_MAX 1024   /* largest index table */
 
@@ -287,7 +287,7 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bo
         b0 = min_dim(n0, ITEM_ELEMS);
         b1 = min_dim(n1, ITEM_ELEMS / b0 > 0 ? ITEM_ELEMS / b0 : 1);
     } else {
-        b0 = min_dim(n0, 256);
+        b0 = min_dim(n0, staged ? 256 : 4096);
         const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
         b1 = min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
     }
