@@ -9,8 +9,12 @@
 
 #include "kernels.h"
 
-#define ES        4 /* element size in bytes */
-#define RL_INLINE static inline __attribute__((always_inline))
+#define ES              4 /* element size in bytes */
+#define RL_INLINE       static inline __attribute__((always_inline))
+#define TILE_R          8 /* source rows of the register tile */
+#define TILE_C          4 /* source columns of the register tile */
+#define ZIP_W           8 /* elements per zip / unzip block */
+#define RL_MASKED_TAILS 0
 
 RL_INLINE __m128i load16(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)p); }
 RL_INLINE __m256i load32(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
@@ -59,52 +63,6 @@ static void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t
     for (size_t k = 0; k < nc; ++k) _mm256_maskstore_epi32((int *)(d + k * ds), sm, r[k]);
 }
 
-/* Rows 0..8t-1 (t = 1 or 2 tiles stacked, so t = 2 writes whole 64-byte destination lines) of
- * columns j0..je-1; je >= 4. */
-RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, uint8_t *d,
-                     size_t ds) {
-    const size_t last = je - 4; /* overlaps the tile before when the width is not a multiple */
-    for (size_t j = j0;; j += 4) {
-        if (j > last) j = last;
-        tile(s + j * ES, ss, d + j * ds, ds);
-        if (t == 2) tile(s + 8 * ss + j * ES, ss, d + j * ds + 8 * ES, ds);
-        if (j == last) break;
-    }
-}
-
-/* Columns per block = destination rows written in parallel. Rows whose stride is a multiple of
- * 2^k share 4096 / 2^k L1 sets (1 from 4 KiB on), so about 8 rows per set are kept open then,
- * up to 256; never fewer than a tile, and whole source lines when the source rows collide too. */
-static size_t block_cols(size_t ss, size_t ds) {
-    const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
-    const size_t sets = low >= 4096 ? 1 : 4096 / (low < 64 ? 64 : low);
-    size_t bj = sets >= 16 ? 256 : 8 * sets;
-    if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
-    return bj < 4 ? 4 : bj;
-}
-
-/* Column blocks of bj source columns, each swept over all rows in 16-row strips (see the
- * AVX-512 twin): source lines are read once, destination rows written front to back. */
-static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    if (rows < 8 || cols < 4) {
-        for (size_t i = 0; i < rows; i += 8)
-            for (size_t j = 0; j < cols; j += 4)
-                tile_part(s + i * ss + j * ES, ss, d + j * ds + i * ES, ds,
-                          rows - i < 8 ? rows - i : 8, cols - j < 4 ? cols - j : 4);
-        return;
-    }
-    const size_t bj = block_cols(ss, ds);
-    for (size_t j0 = 0; j0 < cols; j0 += bj) {
-        const size_t je = cols - j0 < bj ? cols : j0 + bj;
-        size_t i = 0;
-        for (; i + 16 <= rows; i += 16) strip(2, j0, je, s + i * ss, ss, d + i * ES, ds);
-        for (; i < rows; i += 8) {
-            if (i + 8 > rows) i = rows - 8; /* overlaps rows already done */
-            strip(1, j0, je, s + i * ss, ss, d + i * ES, ds);
-        }
-    }
-}
-
 /* ---- zip: r = 2..4 source rows -> one interleaved destination stream ---------------------- */
 
 /* 8 elements of each of r rows at s -> 8r interleaved elements at d. */
@@ -145,29 +103,6 @@ RL_INLINE void zip_block(int r, const uint8_t *s, size_t ss, uint8_t *d) {
     store32(d + 96, _mm256_permute2x128_si256(u2, u3, 0x31));
 }
 
-static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
-    if (n < 8) {
-        for (size_t j = 0; j < n; ++j)
-            for (size_t i = 0; i < r; ++i) memcpy(d + (j * r + i) * ES, s + i * ss + j * ES, ES);
-        return;
-    }
-    switch (r) {
-#define ZIP(R)                                                                                     \
-    case R:                                                                                        \
-        for (size_t j = 0;; j += 8) {                                                              \
-            if (j > n - 8) j = n - 8;                                                              \
-            zip_block(R, s + j * ES, ss, d + j * R * ES);                                          \
-            if (j == n - 8) break;                                                                 \
-        }                                                                                          \
-        break;
-        ZIP(2)
-        ZIP(3)
-        ZIP(4)
-#undef ZIP
-    default: assert(0);
-    }
-}
-
 /* ---- unzip: one interleaved source stream of c = 2..4 channels -> c destination rows ---- */
 
 /* 8 pixels of c channels at s -> 8 elements of each of c destination rows at d. */
@@ -204,56 +139,10 @@ RL_INLINE void unzip_block(int c, const uint8_t *s, uint8_t *d, size_t ds) {
     if (c == 4) store32(d + 3 * ds, r3);
 }
 
-static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
-    if (n < 8) {
-        for (size_t i = 0; i < n; ++i)
-            for (size_t j = 0; j < c; ++j) memcpy(d + j * ds + i * ES, s + (i * c + j) * ES, ES);
-        return;
-    }
-    switch (c) {
-#define UNZIP(C)                                                                                   \
-    case C:                                                                                        \
-        for (size_t i = 0;; i += 8) {                                                              \
-            if (i > n - 8) i = n - 8;                                                              \
-            unzip_block(C, s + i * C * ES, d + i * ES, ds);                                        \
-            if (i == n - 8) break;                                                                 \
-        }                                                                                          \
-        break;
-        UNZIP(2)
-        UNZIP(3)
-        UNZIP(4)
-#undef UNZIP
-    default: assert(0);
-    }
-}
-
-/* ---- one row or one column: a strided copy ---------------------------------------------- */
-static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    if (ss == ES && ds == ES) {
-        memcpy(d, s, n * ES);
-        return;
-    }
-    for (size_t k = 0; k < n; ++k) memcpy(d + k * ds, s + k * ss, ES);
-}
+/* ---- the walks around tiles and blocks, and the entry: transpose-walk.h ---------------- */
+#include "transpose-walk.h"
 
 void rl_x32_transpose_8x4__avx2(size_t rows, size_t cols, const void *src, size_t src_stride,
                                 void *dst, size_t dst_stride) {
-    assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
-    assert(cols <= 1 || dst_stride >= rows * ES);
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
-    const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
-    if (rows == 0 || cols == 0)
-        return;
-    else if (rows == 1)
-        copy_strided(cols, s, ES, d, dst_stride);
-    else if (cols == 1)
-        copy_strided(rows, s, src_stride, d, ES);
-    else if (zip_ok && (!unzip_ok || cols >= rows))
-        zip(rows, cols, s, src_stride, d);
-    else if (unzip_ok)
-        unzip(cols, rows, s, d, dst_stride);
-    else
-        tiles(rows, cols, s, src_stride, d, dst_stride);
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride);
 }

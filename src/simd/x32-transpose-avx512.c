@@ -9,8 +9,12 @@
 
 #include "kernels.h"
 
-#define ES        4 /* element size in bytes */
-#define RL_INLINE static inline __attribute__((always_inline))
+#define ES              4 /* element size in bytes */
+#define RL_INLINE       static inline __attribute__((always_inline))
+#define TILE_R          16 /* source rows of the register tile */
+#define TILE_C          4  /* source columns of the register tile */
+#define ZIP_W           16 /* elements per zip / unzip block */
+#define RL_MASKED_TAILS 1
 
 /* A mask of the first n bytes of 64 (n may exceed 64). */
 RL_INLINE __mmask64 first_bytes(size_t n) {
@@ -75,40 +79,6 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
     TRANSPOSE_LANES(r[0], r[1], r[2], r[3]);
     const __mmask64 sm = first_bytes(nr * ES);
     for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi8(d + k * ds, sm, r[k]);
-}
-
-/* Columns per block = destination rows written in parallel. Rows whose stride is a multiple of
- * 2^k share 4096 / 2^k L1 sets (1 from 4 KiB on), so about 8 rows per set are kept open then,
- * up to 256; never fewer than a tile, and whole source lines when the source rows collide too. */
-static size_t block_cols(size_t ss, size_t ds) {
-    const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
-    const size_t sets = low >= 4096 ? 1 : 4096 / (low < 64 ? 64 : low);
-    size_t bj = sets >= 16 ? 256 : 8 * sets;
-    if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
-    return bj < 4 ? 4 : bj;
-}
-
-/* Column blocks of bj source columns, each swept over all rows in 16-row strips: every source
- * line is read once, in runs of up to bj elements, and the bj destination rows of a block are
- * written front to back. */
-static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    const size_t bj = block_cols(ss, ds);
-    for (size_t j0 = 0; j0 < cols; j0 += bj) {
-        const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / 4, rest = nj % 4;
-        const uint8_t *sp = s + j0 * ES;
-        uint8_t *dp = d + j0 * ds;
-        for (size_t i = 0; i < rows; i += 16, sp += 16 * ss, dp += 16 * ES) {
-            const size_t nr = rows - i < 16 ? rows - i : 16;
-            const uint8_t *a = sp;
-            uint8_t *b = dp;
-            if (nr == 16)
-                for (size_t t = 0; t < full; ++t, a += 4 * ES, b += 4 * ds) tile(a, ss, b, ds);
-            else
-                for (size_t t = 0; t < full; ++t, a += 4 * ES, b += 4 * ds)
-                    tile_part(a, ss, b, ds, nr, 4);
-            if (rest) tile_part(a, ss, b, ds, nr, rest);
-        }
-    }
 }
 
 /* ---- zip and unzip: 2..4 rows <-> one interleaved stream, by vpermt2d ----------------- */
@@ -193,70 +163,10 @@ RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_
         store(d + m * ds, permute(k, in, perm_idx[1][k - 2][m]), first_bytes(n * ES), full);
 }
 
-/* Whole blocks of 16; a tail overlaps the block before it, or is masked when n < 16. */
-static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
-    switch (k) {
-#define ZIP(K)                                                                                     \
-    case K:                                                                                        \
-        for (size_t j = 0; j + 16 <= n; j += 16)                                                   \
-            zip_block(K, s + j * ES, ss, d + j * K * ES, 16, true);                                \
-        if (n % 16 && n > 16)                                                                      \
-            zip_block(K, s + (n - 16) * ES, ss, d + (n - 16) * K * ES, 16, true);                  \
-        if (n < 16) zip_block(K, s, ss, d, n, false);                                              \
-        break;
-        ZIP(2)
-        ZIP(3)
-        ZIP(4)
-#undef ZIP
-    default: assert(0);
-    }
-}
-
-static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
-    switch (k) {
-#define UNZIP(K)                                                                                   \
-    case K:                                                                                        \
-        for (size_t i = 0; i + 16 <= n; i += 16)                                                   \
-            unzip_block(K, s + i * K * ES, d + i * ES, ds, 16, true);                              \
-        if (n % 16 && n > 16)                                                                      \
-            unzip_block(K, s + (n - 16) * K * ES, d + (n - 16) * ES, ds, 16, true);                \
-        if (n < 16) unzip_block(K, s, d, ds, n, false);                                            \
-        break;
-        UNZIP(2)
-        UNZIP(3)
-        UNZIP(4)
-#undef UNZIP
-    default: assert(0);
-    }
-}
-
-/* ---- one row or one column: a strided copy ---------------------------------------------- */
-static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    if (ss == ES && ds == ES) {
-        memcpy(d, s, n * ES);
-        return;
-    }
-    for (size_t k = 0; k < n; ++k) memcpy(d + k * ds, s + k * ss, ES);
-}
+/* ---- the walks around tiles and blocks, and the entry: transpose-walk.h ---------------- */
+#include "transpose-walk.h"
 
 void rl_x32_transpose_16x4__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
                                    void *dst, size_t dst_stride) {
-    assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
-    assert(cols <= 1 || dst_stride >= rows * ES);
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
-    const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
-    if (rows == 0 || cols == 0)
-        return;
-    else if (rows == 1)
-        copy_strided(cols, s, ES, d, dst_stride);
-    else if (cols == 1)
-        copy_strided(rows, s, src_stride, d, ES);
-    else if (zip_ok && (!unzip_ok || cols >= rows))
-        zip(rows, cols, s, src_stride, d);
-    else if (unzip_ok)
-        unzip(cols, rows, s, d, dst_stride);
-    else
-        tiles(rows, cols, s, src_stride, d, dst_stride);
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride);
 }

@@ -9,8 +9,12 @@
 
 #include "kernels.h"
 
-#define ES        1 /* element size in bytes */
-#define RL_INLINE static inline __attribute__((always_inline))
+#define ES              1 /* element size in bytes */
+#define RL_INLINE       static inline __attribute__((always_inline))
+#define TILE_R          64 /* source rows of the register tile */
+#define TILE_C          16 /* source columns of the register tile */
+#define ZIP_W           64 /* elements per zip / unzip block */
+#define RL_MASKED_TAILS 1
 
 /* A mask of the first n bytes of 64 (n may exceed 64). */
 RL_INLINE __mmask64 first_bytes(size_t n) {
@@ -98,40 +102,6 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
     for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi8(d + k * ds, sm, r[k]);
 }
 
-/* Columns per block = destination rows written in parallel. Rows whose stride is a multiple of
- * 2^k share 4096 / 2^k L1 sets (1 from 4 KiB on), so about 8 rows per set are kept open then,
- * up to 256; never fewer than a tile, and whole source lines when the source rows collide too. */
-static size_t block_cols(size_t ss, size_t ds) {
-    const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
-    const size_t sets = low >= 4096 ? 1 : 4096 / (low < 64 ? 64 : low);
-    size_t bj = sets >= 16 ? 256 : 8 * sets;
-    if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
-    return bj < 16 ? 16 : bj;
-}
-
-/* Column blocks of bj source columns, each swept over all rows in 64-row strips: every source
- * line is read once, in runs of up to bj bytes, and the bj destination rows of a block are
- * written front to back. */
-static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    const size_t bj = block_cols(ss, ds);
-    for (size_t j0 = 0; j0 < cols; j0 += bj) {
-        const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / 16, rest = nj % 16;
-        const uint8_t *sp = s + j0 * ES;
-        uint8_t *dp = d + j0 * ds;
-        for (size_t i = 0; i < rows; i += 64, sp += 64 * ss, dp += 64 * ES) {
-            const size_t nr = rows - i < 64 ? rows - i : 64;
-            const uint8_t *a = sp;
-            uint8_t *b = dp;
-            if (nr == 64)
-                for (size_t t = 0; t < full; ++t, a += 16 * ES, b += 16 * ds) tile(a, ss, b, ds);
-            else
-                for (size_t t = 0; t < full; ++t, a += 16 * ES, b += 16 * ds)
-                    tile_part(a, ss, b, ds, nr, 16);
-            if (rest) tile_part(a, ss, b, ds, nr, rest);
-        }
-    }
-}
-
 /* ---- zip: r = 2..4 source rows -> one interleaved destination stream ---------------------- */
 
 /* 64 bytes of each of r rows (n elements, n <= 64) -> r * n interleaved bytes at d. */
@@ -202,25 +172,6 @@ RL_INLINE void zip_block(int r, const uint8_t *s, size_t ss, uint8_t *d, size_t 
     store(d + 192, _mm512_shuffle_i64x2(p1, p3, 0xDD), first_bytes(nb > 192 ? nb - 192 : 0), full);
 }
 
-static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
-    size_t j = 0;
-    switch (r) {
-#define ZIP(R)                                                                                     \
-    case R:                                                                                        \
-        for (; j + 64 <= n; j += 64) zip_block(R, s + j * ES, ss, d + j * R * ES, 64, true);       \
-        if (j < n && n >= 64) /* the last block overlaps the one before */                         \
-            zip_block(R, s + (n - 64) * ES, ss, d + (n - 64) * R * ES, 64, true);                  \
-        else if (j < n)                                                                            \
-            zip_block(R, s, ss, d, n, false);                                                      \
-        break;
-        ZIP(2)
-        ZIP(3)
-        ZIP(4)
-#undef ZIP
-    default: assert(0);
-    }
-}
-
 /* ---- unzip: one interleaved source stream of c = 2..4 channels -> c destination rows ---- */
 
 /* Channels as dwords: lane l of X = channel k of lanes 0..3 of t0 then t1 (dwords k), then
@@ -288,52 +239,10 @@ RL_INLINE void unzip_block(int c, const uint8_t *s, uint8_t *d, size_t ds, size_
     if (c == 4) store(d + 3 * ds, ch3, sm, full);
 }
 
-static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
-    size_t i = 0;
-    switch (c) {
-#define UNZIP(C)                                                                                   \
-    case C:                                                                                        \
-        for (; i + 64 <= n; i += 64) unzip_block(C, s + i * C * ES, d + i * ES, ds, 64, true);     \
-        if (i < n && n >= 64) /* the last block overlaps the one before */                         \
-            unzip_block(C, s + (n - 64) * C * ES, d + (n - 64) * ES, ds, 64, true);                \
-        else if (i < n)                                                                            \
-            unzip_block(C, s, d, ds, n, false);                                                    \
-        break;
-        UNZIP(2)
-        UNZIP(3)
-        UNZIP(4)
-#undef UNZIP
-    default: assert(0);
-    }
-}
-
-/* ---- one row or one column: a strided copy ---------------------------------------------- */
-static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    if (ss == ES && ds == ES) {
-        memcpy(d, s, n * ES);
-        return;
-    }
-    for (size_t k = 0; k < n; ++k) d[k * ds] = s[k * ss];
-}
+/* ---- the walks around tiles and blocks, and the entry: transpose-walk.h ---------------- */
+#include "transpose-walk.h"
 
 void rl_x8_transpose_64x16__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
                                    void *dst, size_t dst_stride) {
-    assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
-    assert(cols <= 1 || dst_stride >= rows * ES);
-    const uint8_t *s = src;
-    uint8_t *d = dst;
-    const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
-    const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
-    if (rows == 0 || cols == 0)
-        return;
-    else if (rows == 1)
-        copy_strided(cols, s, ES, d, dst_stride);
-    else if (cols == 1)
-        copy_strided(rows, s, src_stride, d, ES);
-    else if (zip_ok && (!unzip_ok || cols >= rows))
-        zip(rows, cols, s, src_stride, d);
-    else if (unzip_ok)
-        unzip(cols, rows, s, d, dst_stride);
-    else
-        tiles(rows, cols, s, src_stride, d, dst_stride);
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride);
 }

@@ -1,0 +1,215 @@
+/* The loops every AVX2 / AVX-512 transpose kernel (src/simd/x{8,16,32}-transpose-*.c) shares:
+ * the entry's choice between a strided copy, zip, unzip and register tiles; the walk of the
+ * tiles (column blocks sized against cache-set conflicts, swept in row strips); the block
+ * walks of zip and unzip. Only the register work differs between files, so each file defines
+ * it and includes this header once, at its end. Before the include it defines:
+ *   ES              element size in bytes
+ *   TILE_R, TILE_C  the register tile: TILE_R source rows x TILE_C source columns
+ *   ZIP_W           elements per zip_block / unzip_block call
+ *   RL_MASKED_TAILS 1 (AVX-512): partial tiles and blocks are masked calls,
+ *                     zip_block(k, s, ss, d, n, full) / unzip_block(k, s, d, ds, n, full);
+ *                   0 (AVX2): the last tile or block overlaps the one before, small problems
+ *                     go to tile_part or a scalar loop,
+ *                     zip_block(k, s, ss, d) / unzip_block(k, s, d, ds)
+ *   tile(s, ss, d, ds) and tile_part(s, ss, d, ds, nr, nc)
+ *   RL_INLINE       its always-inline storage class
+ * and gets transpose_any(rows, cols, src, src_stride, dst, dst_stride), the kernel's body. */
+#ifndef RL_SIMD_TRANSPOSE_WALK_H
+#define RL_SIMD_TRANSPOSE_WALK_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* One row or one column: n elements ss bytes apart -> ds bytes apart. */
+static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    if (ss == ES && ds == ES) {
+        memcpy(d, s, n * ES);
+        return;
+    }
+    for (size_t k = 0; k < n; ++k) memcpy(d + k * ds, s + k * ss, ES);
+}
+
+/* Source columns per block: few enough that the destination rows of one block do not
+ * share cache sets when ds is a large power of two. */
+static size_t block_cols(size_t ss, size_t ds) {
+    const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
+    const size_t sets = low >= 4096 ? 1 : 4096 / (low < 64 ? 64 : low);
+    size_t bj = sets >= 16 ? 256 : 8 * sets;
+    if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
+    return bj < TILE_C ? TILE_C : bj;
+}
+
+#if RL_MASKED_TAILS
+/* Column blocks of bj source columns, each swept over all rows in TILE_R-row strips: every
+ * source line is read once, every destination line written whole. */
+static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    const size_t bj = block_cols(ss, ds);
+    for (size_t j0 = 0; j0 < cols; j0 += bj) {
+        const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / TILE_C, rest = nj % TILE_C;
+        const uint8_t *sp = s + j0 * ES;
+        uint8_t *dp = d + j0 * ds;
+        for (size_t i = 0; i < rows; i += TILE_R, sp += TILE_R * ss, dp += TILE_R * ES) {
+            const size_t nr = rows - i < TILE_R ? rows - i : TILE_R;
+            const uint8_t *a = sp;
+            uint8_t *b = dp;
+            if (nr == TILE_R)
+                for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
+                    tile(a, ss, b, ds);
+            else
+                for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
+                    tile_part(a, ss, b, ds, nr, TILE_C);
+            if (rest) tile_part(a, ss, b, ds, nr, rest);
+        }
+    }
+}
+
+/* Whole blocks of ZIP_W; the last overlaps the block before, or is masked when n < ZIP_W. */
+static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
+    switch (k) { /* constant k lets zip_block unroll */
+#define ZIP(K)                                                                                     \
+    case K:                                                                                        \
+        for (size_t j = 0; j + ZIP_W <= n; j += ZIP_W)                                             \
+            zip_block(K, s + j * ES, ss, d + j * K * ES, ZIP_W, true);                             \
+        if (n % ZIP_W && n > ZIP_W)                                                                \
+            zip_block(K, s + (n - ZIP_W) * ES, ss, d + (n - ZIP_W) * K * ES, ZIP_W, true);         \
+        if (n < ZIP_W) zip_block(K, s, ss, d, n, false);                                           \
+        break;
+        ZIP(2)
+        ZIP(3)
+        ZIP(4)
+#undef ZIP
+    default: assert(0);
+    }
+}
+
+static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
+    switch (k) {
+#define UNZIP(K)                                                                                   \
+    case K:                                                                                        \
+        for (size_t i = 0; i + ZIP_W <= n; i += ZIP_W)                                             \
+            unzip_block(K, s + i * K * ES, d + i * ES, ds, ZIP_W, true);                           \
+        if (n % ZIP_W && n > ZIP_W)                                                                \
+            unzip_block(K, s + (n - ZIP_W) * K * ES, d + (n - ZIP_W) * ES, ds, ZIP_W, true);       \
+        if (n < ZIP_W) unzip_block(K, s, d, ds, n, false);                                         \
+        break;
+        UNZIP(2)
+        UNZIP(3)
+        UNZIP(4)
+#undef UNZIP
+    default: assert(0);
+    }
+}
+#else
+/* t (1 or 2) tiles stacked vertically across source columns [j0, je): two stacked tiles
+ * write whole 64-byte destination lines. */
+RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, uint8_t *d,
+                     size_t ds) {
+    const size_t last = je - TILE_C; /* overlaps the tile before when the width is not a multiple */
+    for (size_t j = j0;; j += TILE_C) {
+        if (j > last) j = last;
+        tile(s + j * ES, ss, d + j * ds, ds);
+        if (t == 2) tile(s + TILE_R * ss + j * ES, ss, d + j * ds + TILE_R * ES, ds);
+        if (j == last) break;
+    }
+}
+
+/* Column blocks swept in strips of 2 x TILE_R rows, then TILE_R rows (the last overlapping);
+ * problems smaller than a tile go through tile_part. */
+static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    if (rows < TILE_R || cols < TILE_C) {
+        for (size_t i = 0; i < rows; i += TILE_R)
+            for (size_t j = 0; j < cols; j += TILE_C)
+                tile_part(s + i * ss + j * ES, ss, d + j * ds + i * ES, ds,
+                          rows - i < TILE_R ? rows - i : TILE_R,
+                          cols - j < TILE_C ? cols - j : TILE_C);
+        return;
+    }
+    const size_t bj = block_cols(ss, ds);
+    for (size_t j0 = 0; j0 < cols; j0 += bj) {
+        const size_t je = cols - j0 < bj ? cols : j0 + bj;
+        size_t i = 0;
+        for (; i + 2 * TILE_R <= rows; i += 2 * TILE_R)
+            strip(2, j0, je, s + i * ss, ss, d + i * ES, ds);
+        for (; i < rows; i += TILE_R) {
+            if (i + TILE_R > rows) i = rows - TILE_R; /* overlaps rows already done */
+            strip(1, j0, je, s + i * ss, ss, d + i * ES, ds);
+        }
+    }
+}
+
+/* Whole blocks of ZIP_W, the last overlapping the one before; below ZIP_W a scalar loop. */
+static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
+    if (n < ZIP_W) {
+        for (size_t j = 0; j < n; ++j)
+            for (size_t i = 0; i < r; ++i) memcpy(d + (j * r + i) * ES, s + i * ss + j * ES, ES);
+        return;
+    }
+    switch (r) { /* constant r lets zip_block unroll */
+#define ZIP(R)                                                                                     \
+    case R:                                                                                        \
+        for (size_t j = 0;; j += ZIP_W) {                                                          \
+            if (j > n - ZIP_W) j = n - ZIP_W;                                                      \
+            zip_block(R, s + j * ES, ss, d + j * R * ES);                                          \
+            if (j == n - ZIP_W) break;                                                             \
+        }                                                                                          \
+        break;
+        ZIP(2)
+        ZIP(3)
+        ZIP(4)
+#undef ZIP
+    default: assert(0);
+    }
+}
+
+static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
+    if (n < ZIP_W) {
+        for (size_t i = 0; i < n; ++i)
+            for (size_t j = 0; j < c; ++j) memcpy(d + j * ds + i * ES, s + (i * c + j) * ES, ES);
+        return;
+    }
+    switch (c) {
+#define UNZIP(C)                                                                                   \
+    case C:                                                                                        \
+        for (size_t i = 0;; i += ZIP_W) {                                                          \
+            if (i > n - ZIP_W) i = n - ZIP_W;                                                      \
+            unzip_block(C, s + i * C * ES, d + i * ES, ds);                                        \
+            if (i == n - ZIP_W) break;                                                             \
+        }                                                                                          \
+        break;
+        UNZIP(2)
+        UNZIP(3)
+        UNZIP(4)
+#undef UNZIP
+    default: assert(0);
+    }
+}
+#endif
+
+/* The kernel: 1-row and 1-column problems are strided copies, 2-4 rows into a tight
+ * destination a zip, 2-4 columns from a tight source an unzip, the rest register tiles. */
+static inline void transpose_any(size_t rows, size_t cols, const void *src, size_t src_stride,
+                                 void *dst, size_t dst_stride) {
+    assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
+    assert(cols <= 1 || dst_stride >= rows * ES);
+    const uint8_t *s = src;
+    uint8_t *d = dst;
+    const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
+    const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
+    if (rows == 0 || cols == 0)
+        return;
+    else if (rows == 1)
+        copy_strided(cols, s, ES, d, dst_stride);
+    else if (cols == 1)
+        copy_strided(rows, s, src_stride, d, ES);
+    else if (zip_ok && (!unzip_ok || cols >= rows))
+        zip(rows, cols, s, src_stride, d);
+    else if (unzip_ok)
+        unzip(cols, rows, s, d, dst_stride);
+    else
+        tiles(rows, cols, s, src_stride, d, dst_stride);
+}
+
+#endif
