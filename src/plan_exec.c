@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define STAGE_BYTES (4096 * 4) /* TMP_ELEMS (plan.c) elements of up to 4 bytes */
-#define CVT_CHUNK 1024         /* f32 values between the two conversion halves */
+#define STAGE_BYTES        (4096 * 4)          /* TMP_ELEMS (plan.c) elements of up to 4 bytes */
+#define CVT_CHUNK          1024                /* f32 values between the two conversion halves */
 #define PARALLEL_MIN_ELEMS ((rl_dim_t)1 << 16) /* below this, waking threads costs more */
 
 typedef struct {
@@ -30,10 +30,6 @@ static const rl_plan_node_t *knode(const rl_plan_region_t *r, int k) {
     return k < r->nnodes ? &r->node[r->nnodes - 1 - k] : &absent_node;
 }
 
-static float quant_value(const rl_quant_t *q, const void *vals, rl_dim_t idx) {
-    return q->is_int ? (float)((const int32_t *)vals)[idx] : ((const float *)vals)[idx];
-}
-
 /* Converts n source elements (contiguous, source type) into n destination elements. */
 static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
                     const rl_dim_t qidx[RL_Q_COUNT]) {
@@ -41,15 +37,15 @@ static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
     const rl_quant_t *q = job->e->q;
     rl_cvt_params_t prm = {job->ops, 0.f, 1.f, job->e->sum_scale, 1.f, 0.f};
     if (q[RL_Q_SRC_ZP].present)
-        prm.src_zp = quant_value(&q[RL_Q_SRC_ZP], job->qv[RL_Q_SRC_ZP], qidx[RL_Q_SRC_ZP]);
+        prm.src_zp = rl_quant_value(&q[RL_Q_SRC_ZP], job->qv[RL_Q_SRC_ZP], qidx[RL_Q_SRC_ZP]);
     if (q[RL_Q_SRC_SCALE].present)
         prm.src_scale =
-            quant_value(&q[RL_Q_SRC_SCALE], job->qv[RL_Q_SRC_SCALE], qidx[RL_Q_SRC_SCALE]);
+            rl_quant_value(&q[RL_Q_SRC_SCALE], job->qv[RL_Q_SRC_SCALE], qidx[RL_Q_SRC_SCALE]);
     if (q[RL_Q_DST_SCALE].present)
         prm.dst_scale =
-            quant_value(&q[RL_Q_DST_SCALE], job->qv[RL_Q_DST_SCALE], qidx[RL_Q_DST_SCALE]);
+            rl_quant_value(&q[RL_Q_DST_SCALE], job->qv[RL_Q_DST_SCALE], qidx[RL_Q_DST_SCALE]);
     if (q[RL_Q_DST_ZP].present)
-        prm.dst_zp = quant_value(&q[RL_Q_DST_ZP], job->qv[RL_Q_DST_ZP], qidx[RL_Q_DST_ZP]);
+        prm.dst_zp = rl_quant_value(&q[RL_Q_DST_ZP], job->qv[RL_Q_DST_ZP], qidx[RL_Q_DST_ZP]);
     /* f32 pointers handed to kernels must be aligned; otherwise go through the buffer */
     if (!job->to_f32 && (uintptr_t)s % sizeof(float) == 0) {
         p->from_f32((size_t)n, (const float *)(const void *)s, d, &prm);
@@ -93,8 +89,8 @@ static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
 }
 
 /* Converts c1 staged rows of c0 source elements into destination rows k1->s[1] apart. */
-static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_dim_t c1,
-                           char *d, const rl_plan_node_t *k1, const rl_dim_t q[]) {
+static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_dim_t c1, char *d,
+                           const rl_plan_node_t *k1, const rl_dim_t q[]) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     rl_dim_t qi[RL_Q_COUNT];
     for (rl_dim_t i = 0; i < c1; ++i) {
@@ -118,7 +114,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         for (rl_dim_t i = 0; i < c1; ++i) memset(d + i * k1->s[1] * des, 0, (size_t)(c0 * des));
         return;
     case RL_PK_CONTIG:
-        if (!p->convert && c0 * ses == 64) { /* a cache line per row (nhwc -> nChw16c f32): */
+        if (!p->convert && c0 * ses == 64) {  /* a cache line per row (nhwc -> nChw16c f32): */
             for (rl_dim_t i = 0; i < c1; ++i) /* a constant size lets memcpy inline */
                 memcpy(d + i * k1->s[1] * des, s + i * k1->s[0] * ses, 64);
             return;
@@ -190,8 +186,8 @@ static void run_items(void *ctx, size_t begin, size_t end) {
     }
 }
 
-void rl_plan_run(const rl_plan_t *p, const rl_ref_exec_t *e, rl_threadpool_t *pool,
-                 const char *src, char *dst, const void *const qv[RL_Q_COUNT]) {
+void rl_plan_run(const rl_plan_t *p, const rl_ref_exec_t *e, rl_threadpool_t *pool, const char *src,
+                 char *dst, const void *const qv[RL_Q_COUNT]) {
     job_t job = {p, e, NULL, src, dst, qv, 0, false, false};
     if (e->q[RL_Q_SRC_ZP].present) job.ops |= RL_CVT_SRC_ZP;
     if (e->q[RL_Q_SRC_SCALE].present) job.ops |= RL_CVT_SRC_SCALE;

@@ -29,7 +29,8 @@ static inline rl_dim_t dim_offset(const rl_dim_map_t *m, rl_dim_t i) {
 void rl_ref_exec_init(rl_ref_exec_t *e, const rl_md_t *src, const rl_md_t *dst) {
     memset(e, 0, sizeof *e);
     e->ndims = dst->ndims;
-    for (int d = 0; d < dst->ndims; ++d) e->dims[d] = dst->dims[d], e->padded[d] = dst->padded_dims[d];
+    for (int d = 0; d < dst->ndims; ++d)
+        e->dims[d] = dst->dims[d], e->padded[d] = dst->padded_dims[d];
     char unused[8];
     rl_md_match_tag(dst, unused, sizeof unused, e->order);
     dim_maps(e->src_map, src);
@@ -51,10 +52,6 @@ static inline rl_dim_t src_index(const rl_ref_exec_t *e, int d, rl_dim_t i) {
     return (i % e->shuffle_rows) * e->shuffle_cols + i / e->shuffle_rows;
 }
 
-static inline float quant_value(const rl_quant_t *q, const void *vals, rl_dim_t idx) {
-    return q->is_int ? (float)((const int32_t *)vals)[idx] : ((const float *)vals)[idx];
-}
-
 /* One destination row along dim `d` (the innermost loop), logical part then padding. */
 typedef struct {
     rl_dim_t src_base, dst_base;
@@ -71,8 +68,8 @@ static inline void copy_row(const rl_ref_exec_t *e, int d, const row_t *r, const
     }
 }
 
-static void convert_row(const rl_ref_exec_t *e, int d, const row_t *r, const char *src,
-                        char *dst, rl_dim_t n, const void *const qv[RL_Q_COUNT]) {
+static void convert_row(const rl_ref_exec_t *e, int d, const row_t *r, const char *src, char *dst,
+                        rl_dim_t n, const void *const qv[RL_Q_COUNT]) {
     const rl_quant_t *q = e->q;
     for (rl_dim_t i = 0; i < n; ++i) {
         const rl_dim_t so = r->src_base + dim_offset(&e->src_map[d], src_index(e, d, i));
@@ -80,19 +77,19 @@ static void convert_row(const rl_ref_exec_t *e, int d, const row_t *r, const cha
         float v = e->load_src(src + so * (rl_dim_t)e->src_es);
         /* dst = (s_src * (src - zp_src) + beta * dst_old) / s_dst + zp_dst, in this order */
         if (q[RL_Q_SRC_ZP].present)
-            v = v - quant_value(&q[RL_Q_SRC_ZP], qv[RL_Q_SRC_ZP],
-                                r->qbase[RL_Q_SRC_ZP] + i * q[RL_Q_SRC_ZP].idx_stride[d]);
+            v = v - rl_quant_value(&q[RL_Q_SRC_ZP], qv[RL_Q_SRC_ZP],
+                                   r->qbase[RL_Q_SRC_ZP] + i * q[RL_Q_SRC_ZP].idx_stride[d]);
         if (q[RL_Q_SRC_SCALE].present)
-            v = quant_value(&q[RL_Q_SRC_SCALE], qv[RL_Q_SRC_SCALE],
-                            r->qbase[RL_Q_SRC_SCALE] + i * q[RL_Q_SRC_SCALE].idx_stride[d]) *
+            v = rl_quant_value(&q[RL_Q_SRC_SCALE], qv[RL_Q_SRC_SCALE],
+                               r->qbase[RL_Q_SRC_SCALE] + i * q[RL_Q_SRC_SCALE].idx_stride[d]) *
                 v;
         if (e->has_sum) v = v + e->sum_scale * e->load_dst(dp);
         if (q[RL_Q_DST_SCALE].present)
-            v = v / quant_value(&q[RL_Q_DST_SCALE], qv[RL_Q_DST_SCALE],
-                                r->qbase[RL_Q_DST_SCALE] + i * q[RL_Q_DST_SCALE].idx_stride[d]);
+            v = v / rl_quant_value(&q[RL_Q_DST_SCALE], qv[RL_Q_DST_SCALE],
+                                   r->qbase[RL_Q_DST_SCALE] + i * q[RL_Q_DST_SCALE].idx_stride[d]);
         if (q[RL_Q_DST_ZP].present)
-            v = v + quant_value(&q[RL_Q_DST_ZP], qv[RL_Q_DST_ZP],
-                                r->qbase[RL_Q_DST_ZP] + i * q[RL_Q_DST_ZP].idx_stride[d]);
+            v = v + rl_quant_value(&q[RL_Q_DST_ZP], qv[RL_Q_DST_ZP],
+                                   r->qbase[RL_Q_DST_ZP] + i * q[RL_Q_DST_ZP].idx_stride[d]);
         e->store_dst(dp, v);
     }
 }

@@ -21,22 +21,27 @@ typedef struct {
 /* A resolved scale or zero point: one value, or one per index of the masked dims. */
 typedef struct {
     bool present;
-    bool runtime;      /* values arrive at execution as argument `arg` */
-    bool is_int;       /* int32 zero points, else float scales */
-    int arg;           /* RL_ARG_ATTR_SCALES/ZERO_POINTS | RL_ARG_SRC/DST */
+    bool runtime; /* values arrive at execution as argument `arg` */
+    bool is_int;  /* int32 zero points, else float scales */
+    int arg;      /* RL_ARG_ATTR_SCALES/ZERO_POINTS | RL_ARG_SRC/DST */
     int mask;
-    rl_dim_t count;    /* number of values */
+    rl_dim_t count;                    /* number of values */
     rl_dim_t idx_stride[RL_MAX_NDIMS]; /* row-major over the masked dims, 0 elsewhere */
-    void *values;      /* owned copy when !runtime */
+    void *values;                      /* owned copy when !runtime */
 } rl_quant_t;
 
 enum { RL_Q_SRC_SCALE, RL_Q_SRC_ZP, RL_Q_DST_SCALE, RL_Q_DST_ZP, RL_Q_COUNT };
 
+/* Value idx of q's array vals (int32 zero points are converted to float). */
+static inline float rl_quant_value(const rl_quant_t *q, const void *vals, rl_dim_t idx) {
+    return q->is_int ? (float)((const int32_t *)vals)[idx] : ((const float *)vals)[idx];
+}
+
 typedef struct {
     int ndims;
-    rl_dim_t dims[RL_MAX_NDIMS];    /* logical */
-    rl_dim_t padded[RL_MAX_NDIMS];  /* dst padded dims: the iteration space */
-    int order[RL_MAX_NDIMS];        /* loop order, outermost first; dst-contiguous innermost */
+    rl_dim_t dims[RL_MAX_NDIMS];   /* logical */
+    rl_dim_t padded[RL_MAX_NDIMS]; /* dst padded dims: the iteration space */
+    int order[RL_MAX_NDIMS];       /* loop order, outermost first; dst-contiguous innermost */
     rl_dim_map_t src_map[RL_MAX_NDIMS], dst_map[RL_MAX_NDIMS];
     rl_dim_t src_offset0, dst_offset0;
     size_t src_es, dst_es;
