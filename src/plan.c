@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LEVELS (RL_MAX_NDIMS + 2)
+#define MAX_LEVELS   (RL_MAX_NDIMS + 2)
 #define MAX_SEGMENTS 32
-#define ITEM_ELEMS 65536 /* elements per work item: large enough to hide the item overhead */
-#define TMP_ELEMS 4096   /* capacity of the conversion staging buffer (plan_exec.c) */
-#define TABLE_MAX 1024   /* largest index table */
+#define ITEM_ELEMS   65536 /* elements per work item: large enough to hide the item overhead */
+#define TMP_ELEMS    4096  /* capacity of the conversion staging buffer (plan_exec.c) */
+#define TABLE_MAX    1024  /* largest index table */
 
 typedef struct {
     int n;
@@ -198,46 +198,48 @@ static rl_dim_t min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
 
 /* Short destination runs (< 16 elements) whose outer nodes continue the destination
  * contiguously become one run of m elements read through a table of source offsets: a
- * shuffle on a blocked axis, where 2-D tiles would be 4x4. Returns -1 when out of memory. */
+ * shuffle on a blocked axis, where 2-D tiles would be 4x4. The nodes change only when the
+ * table is taken. Returns 1 when taken, 0 when not, -1 when out of memory. */
 static int try_table(rl_plan_region_t *r) {
-    int last = r->nnodes - 1;
+    const int last = r->nnodes - 1;
     if (r->node[last].n >= 16 || r->node[last].s[0] == 1) return 0;
     for (int t = 0; t < last; ++t) /* a transpose tile of 64 elements or more does better */
         if (r->node[t].s[0] == 1 && r->node[t].n * r->node[last].n >= 64) return 0;
-    rl_dim_t m = 1;
+    /* nodes [first, last] join whole; of node first - 1, the inner `part` indices */
+    rl_dim_t m = 1, part = 1;
     int first = last + 1;
-    while (first > 0 && r->node[first - 1].s[1] == m) {
-        rl_plan_node_t *nd = &r->node[first - 1];
+    while (first > 0 && r->node[first - 1].s[1] == m && m * 2 <= TABLE_MAX) {
+        const rl_plan_node_t *nd = &r->node[first - 1];
         for (int j = 0; j < RL_Q_COUNT; ++j)
             if (nd->q[j] != 0) return 0; /* one scale per run */
-        if (m * nd->n > TABLE_MAX) { /* take the largest factor of it that still fits */
-            rl_dim_t k = TABLE_MAX / m;
-            while (k > 1 && nd->n % k != 0) --k;
-            if (k < 2 || r->nnodes == RL_PLAN_MAX_NODES) break;
-            memmove(nd + 1, nd, (size_t)(r->nnodes - (first - 1)) * sizeof *nd);
-            ++r->nnodes;
-            ++last;
-            ++first;
-            nd->n /= k, nd->s[0] *= k, nd->s[1] *= k; /* outer part; inner part joins */
-            r->node[first - 1].n = k;
+        if (m * nd->n > TABLE_MAX) {     /* the largest factor of it that still fits */
+            part = TABLE_MAX / m;
+            while (part > 1 && nd->n % part != 0) --part;
+            m *= part;
+            break;
         }
-        m *= r->node[--first].n;
-        if (m * 2 > TABLE_MAX) break;
+        m *= nd->n;
+        --first;
     }
     if (m < 32) return 0;
     int32_t *table = malloc((size_t)m * sizeof *table);
     if (table == NULL) return -1;
-    for (rl_dim_t i = 0; i < m; ++i) {
+    for (rl_dim_t i = 0; i < m; ++i) { /* digits innermost first; the partial node last */
         rl_dim_t off = 0, rest = i;
         for (int k = last; k >= first; --k) {
             off += rest % r->node[k].n * r->node[k].s[0];
             rest /= r->node[k].n;
         }
+        if (part > 1) off += rest * r->node[first - 1].s[0];
         if (off > INT32_MAX || off < INT32_MIN) {
             free(table);
             return 0;
         }
         table[i] = (int32_t)off;
+    }
+    if (part > 1) { /* what is left of the partial node steps over whole tables */
+        rl_plan_node_t *nd = &r->node[first - 1];
+        nd->n /= part, nd->s[0] *= part, nd->s[1] *= part;
     }
     r->node[first] = (rl_plan_node_t){m, {0, 1}, {0}};
     r->nnodes = first + 1;
@@ -256,36 +258,30 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bo
         if (r->nnodes == RL_PLAN_MAX_NODES) return false;
         r->node[r->nnodes++] = (rl_plan_node_t){1, {1, 1}, {0}};
     }
-    const int last = r->nnodes - 1;
-    rl_plan_node_t *k0 = &r->node[last];
     const int table = zero ? 0 : try_table(r);
     if (table < 0) return false;
-    if (table) {
-        const rl_dim_t n1 = r->nnodes >= 2 ? r->node[r->nnodes - 2].n : 1,
-                       n2 = r->nnodes >= 3 ? r->node[r->nnodes - 3].n : 1;
-        const rl_dim_t m = r->node[r->nnodes - 1].n, cap = (convert ? TMP_ELEMS : ITEM_ELEMS) / m;
-        r->blk[0] = m, r->blk[1] = min_dim(n1, cap > 0 ? cap : 1);
-        const rl_dim_t rest = ITEM_ELEMS / (m * r->blk[1]);
-        r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
-        return true;
-    }
-    r->kernel = zero ? RL_PK_ZERO : k0->s[0] == 1 ? RL_PK_CONTIG : RL_PK_GATHER;
-    if (r->kernel == RL_PK_GATHER)
-        for (int t = last - 1; t >= 0; --t) {
+    const int last = r->nnodes - 1;
+    if (!table) {
+        r->kernel = zero ? RL_PK_ZERO : r->node[last].s[0] == 1 ? RL_PK_CONTIG : RL_PK_GATHER;
+        for (int t = last - 1; r->kernel == RL_PK_GATHER && t >= 0; --t) {
             if (r->node[t].s[0] != 1) continue;
             const rl_plan_node_t x = r->node[t]; /* the src-contiguous node becomes K1 */
             memmove(&r->node[t], &r->node[t + 1], (size_t)(last - 1 - t) * sizeof x);
             r->node[last - 1] = x;
             r->kernel = RL_PK_TRANSPOSE;
-            break;
         }
-    const rl_dim_t n0 = k0->n, n1 = last >= 1 ? r->node[last - 1].n : 1,
+    }
+    const rl_dim_t n0 = r->node[last].n, n1 = last >= 1 ? r->node[last - 1].n : 1,
                    n2 = last >= 2 ? r->node[last - 2].n : 1;
     const bool staged = convert && r->kernel != RL_PK_CONTIG && r->kernel != RL_PK_ZERO;
     rl_dim_t b0, b1;
     if (r->kernel == RL_PK_ZERO || r->kernel == RL_PK_CONTIG) {
         b0 = min_dim(n0, ITEM_ELEMS);
         b1 = min_dim(n1, ITEM_ELEMS / b0 > 0 ? ITEM_ELEMS / b0 : 1);
+    } else if (r->kernel == RL_PK_TABLE) { /* the table is never split */
+        b0 = n0;
+        const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
+        b1 = min_dim(n1, cap > 0 ? cap : 1);
     } else {
         b0 = min_dim(n0, staged ? 256 : 4096);
         const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
@@ -434,13 +430,13 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->src_es = e->src_es, p->dst_es = e->dst_es;
     p->src_dt = e->src_dt, p->dst_dt = e->dst_dt;
     p->convert = !e->pure_copy;
-    region_list_t list = {malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false,
-                          p->convert, {false}};
+    region_list_t list = {
+        malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false, p->convert, {false}};
     for (int j = 0; j < RL_Q_COUNT; ++j) list.qpresent[j] = e->q[j].present;
     bool ok = list.regions != NULL && data_regions(&list, e) && zero_regions(&list, e);
     if (ok) { /* keep exactly what was used */
-        rl_plan_region_t *shrunk = realloc(list.regions, (size_t)(list.n ? list.n : 1) *
-                                                             sizeof(rl_plan_region_t));
+        rl_plan_region_t *shrunk =
+            realloc(list.regions, (size_t)(list.n ? list.n : 1) * sizeof(rl_plan_region_t));
         if (shrunk) list.regions = shrunk;
     }
     if (!ok) {
@@ -468,10 +464,10 @@ void rl_plan_free(rl_plan_t *p) {
 void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
     static const char *const kinds[] = {"zero", "contig", "transpose", "gather", "table"};
     size_t at = 0;
-#define RL_PUT(...)                                                                            \
-    do {                                                                                       \
-        const int w = snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__);                \
-        at += w > 0 ? (size_t)w : 0;                                                           \
+#define RL_PUT(...)                                                                                \
+    do {                                                                                           \
+        const int w = snprintf(buf + at, at < len ? len - at : 0, __VA_ARGS__);                    \
+        at += w > 0 ? (size_t)w : 0;                                                               \
     } while (0)
     if (len) buf[0] = '\0';
     RL_PUT("plan %s, %d region%s", p->impl, p->nregions, p->nregions == 1 ? "" : "s");

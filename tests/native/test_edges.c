@@ -73,6 +73,26 @@ static void transposes(void) {
             }
 }
 
+/* Short dst runs (c = 2..8, source strided) over a long dst-contiguous node whose size has no
+ * divisor that would make an index table of 32..1024 entries (2 x 1031, 4 x 1031): the plan
+ * must decline the table without disturbing the nodes it then plans with. */
+static void table_declined(void) {
+    static const int64_t cs[] = {2, 3, 4, 8}, xs[] = {2062, 4124, 2066};
+    for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++)
+        for (size_t j = 0; j < sizeof(xs) / sizeof(xs[0]); j++) {
+            const int64_t dims[2] = {xs[j], cs[i]}, st[2] = {2, 2 * xs[j] + 1};
+            th_tensor_t a, b;
+            char label[96];
+            snprintf(label, sizeof(label), "strided %lldx%lld -> ab", (long long)dims[0],
+                     (long long)dims[1]);
+            th_tensor_strides(&a, 2, dims, RL_F32, st);
+            th_tensor_tag(&b, 2, dims, RL_F32, "ab");
+            th_check_reorder(&a, &b, NULL, &rng, label);
+            th_tensor_free(&a);
+            th_tensor_free(&b);
+        }
+}
+
 static void channels(void) {
     static const int64_t cs[] = {1, 3, 4, 8, 15, 16, 17, 32, 33, 64};
     static const int64_t hws[][2] = {{1, 1}, {1, 7}, {4, 4}, {7, 7}, {3, 11}};
@@ -126,6 +146,7 @@ int main(void) {
     th_init();
     contiguous();
     transposes();
+    table_declined();
     channels();
     channels_last_shuffles();
     th_fini();

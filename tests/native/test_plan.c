@@ -91,6 +91,9 @@ int main(void) {
                  "\n  [0] contig off=0/0 nodes(n:src/dst) 2:288/288 2:16/144 9:32/16 16:1/1");
     /* no unit dst stride: element by element (a unit node is added); 3x4 still folds */
     reorder_case("f32:ab:3x4", "f32:8x2:3x4", "\n  [0] contig off=0/0 nodes(n:src/dst) 12:1/2 1:1/1");
+    /* short strided runs, but 2 x 1031 rows admit no table of 32..1024: the nodes stay whole */
+    reorder_case("f32:2x4125:2062x4", "f32:ab:2062x4",
+                 "\n  [0] gather off=0/0 nodes(n:src/dst) 2062:2/4 4:4125/1");
     /* u8 nhwc -> f32 nchw: the image case, a transpose with a conversion */
     reorder_case("u8:nhwc:1x3x4x5", "f32:nchw:1x3x4x5",
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
