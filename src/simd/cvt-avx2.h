@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "avx2-partial.h"
 #include "kernels.h"
 
 /* The kernels' loop templates take `ops` and their load/store helpers as constants: forced
@@ -25,48 +26,6 @@ static inline int rl_cvt_nan_params(const rl_cvt_params_t *p) {
            ((p->ops & RL_CVT_DST_ZP) && p->dst_zp != p->dst_zp);
 }
 
-/* ---- tails: nb < 32 bytes between memory and a register, only those bytes touched, with a
- * few fixed-size moves (no library call, no store-to-load forwarding stall) -------------- */
-static inline __m128i rl_avx2_load_partial16(const unsigned char *p, size_t nb) {
-    uint64_t lo = 0, t = 0;
-    unsigned k = 0;
-    if (nb & 8) memcpy(&lo, p, 8), p += 8;
-    if (nb & 4) {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        t = v, k = 4;
-    }
-    if (nb & 2) {
-        uint16_t v;
-        memcpy(&v, p + k, 2);
-        t |= (uint64_t)v << (8 * k), k += 2;
-    }
-    if (nb & 1) t |= (uint64_t)p[k] << (8 * k);
-    return nb & 8 ? _mm_set_epi64x((long long)t, (long long)lo) : _mm_set_epi64x(0, (long long)t);
-}
-static inline __m256i rl_avx2_load_partial(const void *p, size_t nb) {
-    const unsigned char *s = (const unsigned char *)p;
-    if (nb & 16)
-        return _mm256_set_m128i(rl_avx2_load_partial16(s + 16, nb & 15),
-                                _mm_loadu_si128((const __m128i *)s));
-    return _mm256_set_m128i(_mm_setzero_si128(), rl_avx2_load_partial16(s, nb));
-}
-static inline void rl_avx2_store_partial16(unsigned char *p, __m128i x, size_t nb) {
-    if (nb & 8) _mm_storel_epi64((__m128i *)p, x), x = _mm_srli_si128(x, 8), p += 8;
-    uint32_t t = (uint32_t)_mm_cvtsi128_si32(x);
-    if (nb & 4) memcpy(p, &t, 4), t = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(x, 4)), p += 4;
-    if (nb & 2) {
-        const uint16_t h = (uint16_t)t;
-        memcpy(p, &h, 2), t >>= 16, p += 2;
-    }
-    if (nb & 1) *p = (unsigned char)t;
-}
-static inline void rl_avx2_store_partial(void *p, __m256i x, size_t nb) {
-    unsigned char *d = (unsigned char *)p;
-    __m128i lo = _mm256_castsi256_si128(x);
-    if (nb & 16) _mm_storeu_si128((__m128i *)d, lo), lo = _mm256_extracti128_si256(x, 1), d += 16;
-    rl_avx2_store_partial16(d, lo, nb & 15);
-}
 /* The 8 * es bytes a full 8-element store wrote at p (the same width, so the load is forwarded
  * from that store). */
 static inline __m256i rl_avx2_reload(const void *p, size_t es) {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "avx2-partial.h"
 #include "kernels.h"
 
 #define ES              2 /* element size in bytes */
@@ -25,56 +26,6 @@ RL_INLINE __m256i load_lanes(const uint8_t *p0, const uint8_t *p1) {
 }
 /* The same 16 bytes in both lanes. */
 RL_INLINE __m256i lanes16(const uint8_t *p) { return _mm256_broadcastsi128_si256(load16(p)); }
-
-/* The first n <= 16 bytes at p (the rest zero), reading nothing else. */
-static inline __m128i load_n(const uint8_t *p, size_t n) {
-    if (n == 16) return load16(p);
-    uint64_t lo = 0, t = 0;
-    const uint8_t *q = p + (n & 8);
-    unsigned sh = 0;
-    if (n & 4) {
-        uint32_t w;
-        memcpy(&w, q, 4);
-        t = w;
-        sh = 32;
-        q += 4;
-    }
-    if (n & 2) {
-        uint16_t w;
-        memcpy(&w, q, 2);
-        t |= (uint64_t)w << sh;
-        sh += 16;
-        q += 2;
-    }
-    if (n & 1) t |= (uint64_t)*q << sh;
-    if (!(n & 8)) return _mm_set_epi64x(0, (long long)t);
-    memcpy(&lo, p, 8);
-    return _mm_set_epi64x((long long)t, (long long)lo);
-}
-
-/* The first n <= 16 bytes of v to p, writing nothing else. */
-static inline void store_n(uint8_t *p, __m128i v, size_t n) {
-    if (n == 16) {
-        _mm_storeu_si128((__m128i *)p, v);
-        return;
-    }
-    uint8_t b[16];
-    _mm_storeu_si128((__m128i *)b, v);
-    size_t k = 0;
-    if (n & 8) {
-        memcpy(p, b, 8);
-        k = 8;
-    }
-    if (n & 4) {
-        memcpy(p + k, b + k, 4);
-        k += 4;
-    }
-    if (n & 2) {
-        memcpy(p + k, b + k, 2);
-        k += 2;
-    }
-    if (n & 1) p[k] = b[k];
-}
 
 /* ---- the general path: 16x8 tiles -------------------------------------------------------- */
 
@@ -116,7 +67,7 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
                                                 size_t nr, size_t nc) {
     __m128i row[16];
     for (size_t i = 0; i < 16; ++i)
-        row[i] = i < nr ? load_n(s + i * ss, nc * ES) : _mm_setzero_si128();
+        row[i] = i < nr ? rl_avx2_load_partial16(s + i * ss, nc * ES) : _mm_setzero_si128();
     __m256i r[8];
     for (int k = 0; k < 8; ++k)
         r[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(row[k]), row[k + 8], 1);
@@ -126,9 +77,9 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
         uint8_t *p = d + k * ds;
         if (nb > 16) {
             _mm_storeu_si128((__m128i *)p, _mm256_castsi256_si128(r[k]));
-            store_n(p + 16, _mm256_extracti128_si256(r[k], 1), nb - 16);
+            rl_avx2_store_partial16(p + 16, _mm256_extracti128_si256(r[k], 1), nb - 16);
         } else {
-            store_n(p, _mm256_castsi256_si128(r[k]), nb);
+            rl_avx2_store_partial16(p, _mm256_castsi256_si128(r[k]), nb);
         }
     }
 }
