@@ -16,17 +16,27 @@
 #endif
 
 static rl_cpu_features_t features;
-static atomic_int isa_cap = RL_ISA_AVX512;
+static atomic_int isa_cap = RL_ISA_MAX_LEVEL;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+/* The names RL_MAX_CPU_ISA and rl_set_max_cpu_isa accept, by rank (see rl_isa_t). */
+#ifdef __EMSCRIPTEN__
+#define RL_ISA_NAMES "scalar, wasm-scalar or wasm-simd128"
+static const char *const names[] = {"wasm-scalar", "wasm-simd128"};
+#else
+#define RL_ISA_NAMES "scalar, avx2 or avx512"
+static const char *const names[] = {"scalar", "avx2", "avx512"};
+#endif
+#define RL_ISA_COUNT ((int)(sizeof names / sizeof names[0]))
+
 static bool parse_isa(const char *s, rl_isa_t *out) {
-    static const char *const names[] = {"scalar", "avx2", "avx512"};
     char low[16];
     size_t n = 0;
     for (; s[n] && n + 1 < sizeof low; ++n) low[n] = (char)tolower((unsigned char)s[n]);
     if (s[n]) return false;
     low[n] = '\0';
-    for (int i = 0; i < 3; ++i)
+    if (strcmp(low, "scalar") == 0) return *out = RL_ISA_SCALAR, true; /* on every arch */
+    for (int i = 0; i < RL_ISA_COUNT; ++i)
         if (strcmp(low, names[i]) == 0) return *out = (rl_isa_t)i, true;
     return false;
 }
@@ -59,6 +69,18 @@ static void detect(void) {
 static void detect(void) {}
 #endif
 
+/* The best level this build can run: detected on x86, fixed at build time in wasm (a module
+ * with SIMD instructions only loads where SIMD128 exists). */
+static rl_isa_t hw_level(void) {
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+    return RL_ISA_WASM128;
+#elif defined(__EMSCRIPTEN__)
+    return RL_ISA_SCALAR;
+#else
+    return features.avx512 ? RL_ISA_AVX512 : features.avx2 ? RL_ISA_AVX2 : RL_ISA_SCALAR;
+#endif
+}
+
 static void init(void) {
     detect();
     const char *env = getenv("RL_MAX_CPU_ISA");
@@ -72,32 +94,19 @@ const rl_cpu_features_t *rl_cpu_features(void) {
 }
 
 rl_isa_t rl_cpu_isa_effective(void) {
-    const rl_cpu_features_t *f = rl_cpu_features();
-    const rl_isa_t hw = f->avx512 ? RL_ISA_AVX512 : f->avx2 ? RL_ISA_AVX2 : RL_ISA_SCALAR;
+    pthread_once(&init_once, init);
+    const rl_isa_t hw = hw_level();
     const rl_isa_t cap = (rl_isa_t)atomic_load(&isa_cap);
     return cap < hw ? cap : hw;
 }
 
-const char *rl_isa_name(rl_isa_t isa) {
-    switch (isa) {
-    case RL_ISA_AVX512: return "avx512";
-    case RL_ISA_AVX2: return "avx2";
-    default: break;
-    }
-#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
-    return "wasm-simd128";
-#elif defined(__EMSCRIPTEN__)
-    return "wasm-scalar";
-#else
-    return "scalar";
-#endif
-}
+const char *rl_isa_name(rl_isa_t isa) { return (int)isa < RL_ISA_COUNT ? names[isa] : names[0]; }
 
 rl_status_t rl_set_max_cpu_isa(const char *isa) {
     RETURN_IF_NULL(isa);
     rl_isa_t cap;
     RETURN_IF(!parse_isa(isa, &cap), RL_INVALID_ARGUMENTS,
-              "unknown ISA '%s' (expected scalar, avx2 or avx512)", isa);
+              "unknown ISA '%s' (expected " RL_ISA_NAMES ")", isa);
     pthread_once(&init_once, init);
     atomic_store(&isa_cap, (int)cap);
     return RL_SUCCESS;

@@ -4,7 +4,16 @@
 
 #include <stdbool.h>
 
-typedef enum { RL_ISA_SCALAR = 0, RL_ISA_AVX2 = 1, RL_ISA_AVX512 = 2 } rl_isa_t;
+/* Levels are ranks within one architecture: a build has either the x86 levels or the
+ * WebAssembly one, so WASM128 shares AVX2's rank (the first vector level) and the dispatch
+ * tables need no gaps. */
+typedef enum {
+    RL_ISA_SCALAR = 0,
+    RL_ISA_AVX2 = 1,
+    RL_ISA_AVX512 = 2,
+    RL_ISA_WASM128 = 1,
+    RL_ISA_MAX_LEVEL = 2
+} rl_isa_t;
 
 typedef struct {
     bool avx2;        /* AVX2 + FMA + F16C, with OS support for ymm state */

@@ -5,7 +5,7 @@
 
 #include <pthread.h>
 
-static rl_kernel_table_t tables[RL_ISA_AVX512 + 1];
+static rl_kernel_table_t tables[RL_ISA_MAX_LEVEL + 1];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static int log2_bytes(int bits) { return bits == 8 ? 0 : bits == 16 ? 1 : 2; }
@@ -30,7 +30,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 }
 
 static void fill_tables(void) {
-    for (int level = RL_ISA_SCALAR; level <= RL_ISA_AVX512; ++level)
+    for (int level = RL_ISA_SCALAR; level <= RL_ISA_MAX_LEVEL; ++level)
         fill_table(&tables[level], (rl_isa_t)level);
 }
 

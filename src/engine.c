@@ -14,6 +14,9 @@ rl_status_t rl_engine_create(rl_engine_t *engine, int nthreads) {
         const long n = sysconf(_SC_NPROCESSORS_ONLN);
         nthreads = n > 0 ? (int)n : 1;
     }
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+    nthreads = 1; /* a WebAssembly build without threads (no SharedArrayBuffer): one thread */
+#endif
     rl_engine_t e = calloc(1, sizeof *e);
     RETURN_IF(e == NULL, RL_OUT_OF_MEMORY, "cannot allocate an engine");
     e->nthreads = nthreads;

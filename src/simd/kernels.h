@@ -16,6 +16,13 @@
 #else
 #define RL_ARCH_X86 0
 #endif
+/* WebAssembly builds with -msimd128 (the whole module then needs SIMD128, so its kernels are
+ * chosen at build time). */
+#if defined(__wasm_simd128__)
+#define RL_ARCH_WASM128 1
+#else
+#define RL_ARCH_WASM128 0
+#endif
 
 /* 2-D transpose of elements of 1, 2 or 4 bytes:
  *   dst[j * dst_stride + i * es] = src[i * src_stride + j * es]   for i < rows, j < cols.
