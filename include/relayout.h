@@ -238,6 +238,14 @@ RL_API rl_status_t rl_attr_set_scales(rl_attr_t attr, int arg, int mask, const f
 RL_API rl_status_t rl_attr_set_zero_points(rl_attr_t attr, int arg, int mask,
                                            const int32_t *values);
 
+/** relayout extension: zero points that need not be integers (float values, runtime argument
+ *  RL_ARG_ATTR_ZERO_POINTS | arg as a float array), otherwise as rl_attr_set_zero_points. The
+ *  formula is unchanged: v = src_scale * ((float)src - src_zp), so a float src zero point of
+ *  255 * mean and a src scale of 1 / (255 * std) give (x / 255 - mean) / std in one reorder,
+ *  which integer zero points cannot express (255 * 0.485 is not an integer). */
+RL_API rl_status_t rl_attr_set_zero_points_f32(rl_attr_t attr, int arg, int mask,
+                                               const float *values);
+
 /** Appends the sum post-op: the destination's previous value, times scale, is added before
  *  the destination scale and zero point are applied (see rl_reorder_create for the formula).
  *  Statuses: RL_INVALID_ARGUMENTS for NULL attr; RL_UNIMPLEMENTED for a second sum. */

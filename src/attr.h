@@ -14,6 +14,7 @@ enum { RL_ATTR_SRC = 0, RL_ATTR_DST = 1 };
 typedef struct {
     bool set;
     bool runtime; /* values come at execution */
+    bool is_f32;  /* float values (rl_attr_set_zero_points_f32; scales always are) */
     int mask;
     const void *values;   /* borrowed: float * or int32_t * */
     union {

@@ -60,9 +60,11 @@ static rl_status_t setup_attrs(rl_primitive_t p, const_rl_attr_t attr) {
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_DST_SCALE], &attr->scales[RL_ATTR_DST], &p->dst_md,
                                false, RL_ARG_ATTR_SCALES | RL_ARG_DST, "dst scales"));
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_SRC_ZP], &attr->zero_points[RL_ATTR_SRC], &p->src_md,
-                               true, RL_ARG_ATTR_ZERO_POINTS | RL_ARG_SRC, "src zero points"));
+                               !attr->zero_points[RL_ATTR_SRC].is_f32,
+                               RL_ARG_ATTR_ZERO_POINTS | RL_ARG_SRC, "src zero points"));
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_DST_ZP], &attr->zero_points[RL_ATTR_DST], &p->dst_md,
-                               true, RL_ARG_ATTR_ZERO_POINTS | RL_ARG_DST, "dst zero points"));
+                               !attr->zero_points[RL_ATTR_DST].is_f32,
+                               RL_ARG_ATTR_ZERO_POINTS | RL_ARG_DST, "dst zero points"));
     e->has_sum = attr->has_sum;
     e->sum_scale = attr->sum_scale;
     describe_quant(p->info, sizeof p->info, "scales", "src", &e->q[RL_Q_SRC_SCALE]);

@@ -260,12 +260,81 @@ static void lifetimes(void) {
     rl_md_destroy(md);
 }
 
+/* rl_attr_set_zero_points_f32: the image normalisation (x / 255 - mean) / std as one reorder
+ * (src zero point 255 * mean, src scale 1 / (255 * std), per channel), given at creation and
+ * at execution; a fractional dst zero point into u8 rounds after the shift. */
+static void float_zero_points(void) {
+    rl_engine_t eng = NULL;
+    rl_stream_t st = NULL;
+    CHECK_STATUS(rl_engine_create(&eng, 1), RL_SUCCESS);
+    CHECK_STATUS(rl_stream_create(&st, eng), RL_SUCCESS);
+    const rl_dim_t dims[4] = {1, 3, 4, 5};
+    rl_memory_desc_t smd = NULL, dmd = NULL;
+    CHECK_STATUS(rl_md_create_with_tag(&smd, 4, dims, RL_U8, "nhwc"), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_with_tag(&dmd, 4, dims, RL_F32, "nchw"), RL_SUCCESS);
+    const float zp[3] = {123.675f, 116.28f, 103.53f};
+    const float sc[3] = {1.0f / (255 * 0.229f), 1.0f / (255 * 0.224f), 1.0f / (255 * 0.225f)};
+    uint8_t src[60];
+    for (int i = 0; i < 60; i++) src[i] = (uint8_t)(i * 37 + 11);
+    for (int runtime = 0; runtime < 2; runtime++) {
+        rl_attr_t a = NULL;
+        rl_primitive_t p = NULL;
+        CHECK_STATUS(rl_attr_create(&a), RL_SUCCESS);
+        CHECK_STATUS(rl_attr_set_zero_points_f32(a, RL_ARG_SRC, 2, runtime ? NULL : zp),
+                     RL_SUCCESS);
+        CHECK_STATUS(rl_attr_set_scales(a, RL_ARG_SRC, 2, sc), RL_SUCCESS);
+        CHECK_STATUS(rl_reorder_create(&p, eng, smd, dmd, a), RL_SUCCESS);
+        float dst[60];
+        const rl_exec_arg_t args[3] = {{RL_ARG_SRC, src},
+                                       {RL_ARG_DST, dst},
+                                       {RL_ARG_ATTR_ZERO_POINTS | RL_ARG_SRC, (void *)zp}};
+        CHECK_STATUS(rl_primitive_execute(p, st, runtime ? 3 : 2, args), RL_SUCCESS);
+        int bad = 0;
+        for (int c = 0; c < 3; c++)
+            for (int hw = 0; hw < 20; hw++) {
+                const float want = sc[c] * ((float)src[hw * 3 + c] - zp[c]);
+                bad += memcmp(&want, &dst[c * 20 + hw], 4) != 0;
+            }
+        CHECK_MSG(bad == 0, "float src zero points (runtime %d): %d of 60 differ", runtime, bad);
+        rl_primitive_destroy(p);
+        rl_attr_destroy(a);
+    }
+    /* f32 -> u8 with a dst zero point of 0.75: 1.0 + 0.75 -> 2, 0.5 + 0.75 -> 1 (RNE) */
+    rl_memory_desc_t f = NULL, u = NULL;
+    const rl_dim_t d2[1] = {2};
+    CHECK_STATUS(rl_md_create_with_tag(&f, 1, d2, RL_F32, "a"), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_with_tag(&u, 1, d2, RL_U8, "a"), RL_SUCCESS);
+    rl_attr_t a = NULL;
+    rl_primitive_t p = NULL;
+    const float zd = 0.75f, in[2] = {1.0f, 0.5f};
+    uint8_t out[2] = {9, 9};
+    CHECK_STATUS(rl_attr_create(&a), RL_SUCCESS);
+    CHECK_STATUS(rl_attr_set_zero_points_f32(a, RL_ARG_DST, 0, &zd), RL_SUCCESS);
+    CHECK_STATUS(rl_attr_set_zero_points_f32(a, 5, 0, &zd), RL_INVALID_ARGUMENTS);
+    CHECK_STATUS(rl_attr_set_zero_points_f32(a, RL_ARG_SRC, -1, &zd), RL_INVALID_ARGUMENTS);
+    CHECK_STATUS(rl_attr_set_zero_points_f32(NULL, RL_ARG_SRC, 0, &zd), RL_INVALID_ARGUMENTS);
+    CHECK_STATUS(rl_reorder_create(&p, eng, f, u, a), RL_SUCCESS);
+    const rl_exec_arg_t args[2] = {{RL_ARG_SRC, (void *)in}, {RL_ARG_DST, out}};
+    CHECK_STATUS(rl_primitive_execute(p, st, 2, args), RL_SUCCESS);
+    CHECK_MSG(out[0] == 2 && out[1] == 1, "dst zero point 0.75: got %d %d, want 2 1", out[0],
+              out[1]);
+    rl_primitive_destroy(p);
+    rl_attr_destroy(a);
+    rl_md_destroy(f);
+    rl_md_destroy(u);
+    rl_md_destroy(smd);
+    rl_md_destroy(dmd);
+    rl_stream_destroy(st);
+    rl_engine_destroy(eng);
+}
+
 int main(void) {
     tu_rng_init(&rng, tu_seed(0x5EED0003));
     th_init();
     hand_rows();
     configs_vs_ref();
     lifetimes();
+    float_zero_points();
     th_fini();
     return tu_finish("test_attrs");
 }
