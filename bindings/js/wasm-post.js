@@ -1,8 +1,17 @@
-// Appended to the Emscripten glue (--post-js): the few glue internals bindings/js needs,
-// under names of our own. Runs inside the glue's scope, so PThread and wasmMemory are visible.
+// Appended to the Emscripten glue (--post-js): the few glue internals bindings/js needs, under
+// names of our own. Runs inside the glue's scope, where wasmMemory and PThread are visible.
+// The memory, always current (never cache a view of it: it grows).
 Module['rlMemory'] = function () {
-  return typeof wasmMemory !== 'undefined' ? wasmMemory : Module['asm']['memory'];
+  return wasmMemory;
 };
+// Node: pthread workers must not keep the process alive while idle.
+Module['rlUnrefWorkers'] = function () {
+  if (typeof PThread === 'undefined') return;
+  PThread.unusedWorkers.concat(PThread.runningWorkers).forEach(function (w) {
+    if (w && typeof w.unref === 'function') w.unref();
+  });
+};
+// Ends every worker (after the engine's threads were joined).
 Module['rlTerminate'] = function () {
   if (typeof PThread !== 'undefined') PThread.terminateAllThreads();
 };

@@ -1,0 +1,60 @@
+// The three builds and how a runtime chooses among them (shared by node.js and browser.js).
+
+/** Best first. */
+export const BUILDS = ['simd-threads', 'simd', 'baseline'];
+
+// The smallest module using a SIMD128 instruction: (func (result v128) v128.const 0).
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2,
+  1, 0, 10, 22, 1, 20, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11]);
+
+export function hasSimd() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+// Shared memory and atomics really work (not only exist).
+export function hasThreads() {
+  try {
+    if (typeof SharedArrayBuffer === 'undefined' || typeof Atomics === 'undefined') return false;
+    const mem = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    return mem.buffer instanceof SharedArrayBuffer;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The build to load: `requested` if given (checked), else the best the runtime allows.
+ * `threadsAllowed`: Node, or a crossOriginIsolated page.
+ */
+export function chooseBuild(requested, threadsAllowed) {
+  const simd = hasSimd(), threads = threadsAllowed && hasThreads();
+  if (requested !== undefined) {
+    if (!BUILDS.includes(requested))
+      throw new TypeError(`load: unknown build ${JSON.stringify(requested)} (expected ${BUILDS.join(', ')})`);
+    if (requested !== 'baseline' && !simd)
+      throw new Error(`load: build '${requested}' needs WebAssembly SIMD128, which this runtime lacks`);
+    if (requested === 'simd-threads' && !threads)
+      throw new Error("load: build 'simd-threads' needs SharedArrayBuffer and wasm threads " +
+        '(in a browser: a crossOriginIsolated page, served with COOP: same-origin and COEP: require-corp)');
+    return requested;
+  }
+  return simd ? (threads ? 'simd-threads' : 'simd') : 'baseline';
+}
+
+/** load() options, checked. */
+export function loadOptions(opts, hardwareThreads) {
+  if (opts === undefined) opts = {};
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
+    throw new TypeError(`load: options must be an object, got ${opts === null ? 'null' : typeof opts}`);
+  for (const k of Object.keys(opts))
+    if (!['build', 'threads'].includes(k))
+      throw new TypeError(`load: unknown option '${k}' (expected build, threads)`);
+  let threads = opts.threads ?? hardwareThreads;
+  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > 64)
+    throw new RangeError(`load: threads must be an integer from 1 to 64, got ${String(opts.threads)}`);
+  return { build: opts.build, threads };
+}
