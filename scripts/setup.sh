@@ -6,7 +6,8 @@
 #  1. installs the Debian packages in scripts/debian-packages.txt that are missing
 #     (apt-get update + apt-get install, as root or through sudo; apt is not touched at all
 #     when everything is already installed; --no-deps skips this step);
-#  2. configures and builds the project in build/ (Release);
+#  2. configures and builds the project in build/ (Release), then the npm package: npm ci and
+#     npm run build (the simd-threads, simd and baseline WebAssembly builds in bindings/js/dist);
 #  3. runs the main job: the quick-start example (--no-run skips it).
 # Safe to run again: each step only does what is missing.
 set -euo pipefail
@@ -86,6 +87,17 @@ build() {
     cmake --build "$build_dir" -j"$jobs"
 }
 
+# ---- 2b. the npm package: dev dependencies and the three WebAssembly builds -------------------
+build_js() {
+    command -v npm >/dev/null 2>&1 || die "npm is missing (Node.js 18+ with npm is needed for the JavaScript package)"
+    if [[ ! -d "$repo/node_modules" || "$repo/package-lock.json" -nt "$repo/node_modules" ]]; then
+        say "+ npm ci"
+        (cd "$repo" && npm ci --no-audit --no-fund)
+    fi
+    say "+ npm run build (scripts/build-wasm.sh)"
+    (cd "$repo" && npm run build --silent)
+}
+
 # ---- 3. main job ----------------------------------------------------------------------
 main_job() {
     say "+ build/examples/rl_quickstart"
@@ -94,5 +106,6 @@ main_job() {
 
 if [[ $do_deps -eq 1 ]]; then install_deps; else say "--no-deps: not checking packages"; fi
 build
+build_js
 if [[ $do_run -eq 1 ]]; then main_job; else say "--no-run: not running the main job"; fi
 say "done. Next: scripts/test.sh"

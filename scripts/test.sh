@@ -12,7 +12,13 @@
 #            detection and halt-on-error; quick start
 #   tsan     ThreadSanitizer build (-DRELAYOUT_TSAN=ON, clang, -O1 -g) in build/tsan; ctest of
 #            the suite once (the thread pool, concurrent execution of one primitive)
+#   fuzz     tests/fuzz/run.sh 30: the libFuzzer targets (clang, -DRELAYOUT_FUZZ=ON, ASan+UBSan)
+#            in build/fuzz, 30 s each on a copy of their seed corpus
 #   install  tests/install/check.sh on build/gcc (CMake package, pkg-config, static linking)
+#   wasm     the native suite compiled with emcmake and run in Node, for the simd-threads and
+#            baseline flavours (build/wasm-test-*), at each wasm ISA level
+#   js       scripts/test-js.sh: the three wasm builds, node:test and Vitest suites, the
+#            packed tarball in an empty project, tsc on the TypeScript declarations
 # Stops at the first failing stage and prints a summary. Exit status 0 only if all passed.
 set -euo pipefail
 
@@ -20,7 +26,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 jobs=2
 
-STAGES=(gcc clang asan tsan install)
+STAGES=(gcc clang asan tsan fuzz install wasm js)
 QUICK_STAGES=(gcc)
 
 # ---- helpers --------------------------------------------------------------------------
@@ -98,13 +104,37 @@ stage_tsan() {
     run ctest --test-dir build/tsan --output-on-failure -j"$jobs" --no-tests=error -LE isa
 }
 
+stage_fuzz() {
+    run bash tests/fuzz/run.sh 30
+}
+
 stage_install() {
     build_gcc # brings build/gcc up to date (a no-op right after the gcc stage)
     run bash tests/install/check.sh build/gcc
 }
 
+# The native suite under Node, per wasm flavour (emcc's JS optimizer needs Debian's acorn).
+stage_wasm() {
+    export NODE_PATH=/usr/share/nodejs
+    local flavour simd threads
+    for flavour in simd-threads baseline; do
+        simd=ON threads=ON
+        [[ $flavour == baseline ]] && simd=OFF threads=OFF
+        run emcmake cmake -S "$repo" -B "build/wasm-test-$flavour" -DCMAKE_BUILD_TYPE=Release \
+            -DRELAYOUT_WASM_SIMD=$simd -DRELAYOUT_WASM_THREADS=$threads \
+            -DRELAYOUT_BUILD_BENCH=OFF -DRELAYOUT_BUILD_EXAMPLES=OFF -Wno-dev \
+            "-DCMAKE_CROSSCOMPILING_EMULATOR=$(command -v node);--no-experimental-fetch"
+        run cmake --build "build/wasm-test-$flavour" -j"$jobs"
+        run_ctest "build/wasm-test-$flavour"
+    done
+}
+
+stage_js() {
+    run bash scripts/test-js.sh
+}
+
 # ---- driver ---------------------------------------------------------------------------
-usage() { sed -n '2,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 selected=()
 for arg in "$@"; do

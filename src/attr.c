@@ -1,6 +1,7 @@
 /* Primitive attributes. */
 #include "attr.h"
 
+#include "alloc.h"
 #include "error.h"
 
 #include <stdlib.h>
@@ -11,7 +12,7 @@ int rl_attr_slot(int arg) {
 
 rl_status_t rl_attr_create(rl_attr_t *attr) {
     RETURN_IF_NULL(attr);
-    *attr = calloc(1, sizeof **attr);
+    *attr = rl_calloc(1, sizeof **attr);
     RETURN_IF(*attr == NULL, RL_OUT_OF_MEMORY, "cannot allocate an attr");
     return RL_SUCCESS;
 }
@@ -79,6 +80,6 @@ rl_status_t rl_attr_append_sum(rl_attr_t attr, float scale) {
 }
 
 rl_status_t rl_attr_destroy(rl_attr_t attr) {
-    free(attr);
+    rl_free(attr);
     return RL_SUCCESS;
 }

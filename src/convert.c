@@ -33,65 +33,26 @@ uint16_t rl_f32_to_f16(float f) {
     return (uint16_t)(sign | shift_round_even(m, 126u - e)); /* subnormal, may round to 2^-14 */
 }
 
-static float load_f32(const void *p) {
-    float v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-static float load_bf16(const void *p) {
-    uint16_t h;
-    memcpy(&h, p, sizeof h);
-    return rl_bf16_to_f32(h);
-}
-static float load_f16(const void *p) {
-    uint16_t h;
-    memcpy(&h, p, sizeof h);
-    return rl_f16_to_f32(h);
-}
-static float load_s32(const void *p) {
-    int32_t v;
-    memcpy(&v, p, sizeof v);
-    return (float)v;
-}
-static float load_s8(const void *p) { return (float)*(const int8_t *)p; }
-static float load_u8(const void *p) { return (float)*(const uint8_t *)p; }
-
-static void store_f32(void *p, float v) { memcpy(p, &v, sizeof v); }
-static void store_bf16(void *p, float v) {
-    const uint16_t h = rl_f32_to_bf16(v);
-    memcpy(p, &h, sizeof h);
-}
-static void store_f16(void *p, float v) {
-    const uint16_t h = rl_f32_to_f16(v);
-    memcpy(p, &h, sizeof h);
-}
-static void store_s32(void *p, float v) {
-    const int32_t i = (int32_t)rl_saturate_round(v, RL_S32_MIN, RL_S32_MAX);
-    memcpy(p, &i, sizeof i);
-}
-static void store_s8(void *p, float v) { *(int8_t *)p = (int8_t)rl_saturate_round(v, -128, 127); }
-static void store_u8(void *p, float v) { *(uint8_t *)p = (uint8_t)rl_saturate_round(v, 0, 255); }
-
 rl_load_f32_fn rl_load_f32_for(rl_data_type_t dt) {
     switch (dt) {
-    case RL_F32: return load_f32;
-    case RL_BF16: return load_bf16;
-    case RL_F16: return load_f16;
-    case RL_S32: return load_s32;
-    case RL_S8: return load_s8;
-    case RL_U8: return load_u8;
+    case RL_F32: return rl_load_f32;
+    case RL_BF16: return rl_load_bf16;
+    case RL_F16: return rl_load_f16;
+    case RL_S32: return rl_load_s32;
+    case RL_S8: return rl_load_s8;
+    case RL_U8: return rl_load_u8;
     default: return NULL;
     }
 }
 
 rl_store_f32_fn rl_store_f32_for(rl_data_type_t dt) {
     switch (dt) {
-    case RL_F32: return store_f32;
-    case RL_BF16: return store_bf16;
-    case RL_F16: return store_f16;
-    case RL_S32: return store_s32;
-    case RL_S8: return store_s8;
-    case RL_U8: return store_u8;
+    case RL_F32: return rl_store_f32;
+    case RL_BF16: return rl_store_bf16;
+    case RL_F16: return rl_store_f16;
+    case RL_S32: return rl_store_s32;
+    case RL_S8: return rl_store_s8;
+    case RL_U8: return rl_store_u8;
     default: return NULL;
     }
 }

@@ -59,6 +59,48 @@ static inline int64_t rl_saturate_round(float v, int64_t lo, int64_t hi) {
 #define RL_S32_MAX 2147483520 /* the largest f32 below 2^31: where f32 -> s32 saturates */
 #define RL_S32_MIN (-2147483647 - 1)
 
+/* Per-type loaders (any type -> f32) and storers (f32 -> any type, rounded and saturated),
+ * inline so the scalar kernels (simd/cvt-scalar.c) run without a call per element. */
+static inline float rl_load_f32(const void *p) {
+    float v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline float rl_load_bf16(const void *p) {
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    return rl_bf16_to_f32(h);
+}
+static inline float rl_load_f16(const void *p) {
+    uint16_t h;
+    memcpy(&h, p, sizeof h);
+    return rl_f16_to_f32(h);
+}
+static inline float rl_load_s32(const void *p) {
+    int32_t v;
+    memcpy(&v, p, sizeof v);
+    return (float)v;
+}
+static inline float rl_load_s8(const void *p) { return (float)*(const int8_t *)p; }
+static inline float rl_load_u8(const void *p) { return (float)*(const uint8_t *)p; }
+
+static inline void rl_store_f32(void *p, float v) { memcpy(p, &v, sizeof v); }
+static inline void rl_store_bf16(void *p, float v) {
+    const uint16_t h = rl_f32_to_bf16(v);
+    memcpy(p, &h, sizeof h);
+}
+static inline void rl_store_f16(void *p, float v) {
+    const uint16_t h = rl_f32_to_f16(v);
+    memcpy(p, &h, sizeof h);
+}
+static inline void rl_store_s32(void *p, float v) {
+    const int32_t i = (int32_t)rl_saturate_round(v, RL_S32_MIN, RL_S32_MAX);
+    memcpy(p, &i, sizeof i);
+}
+static inline void rl_store_s8(void *p, float v) { *(int8_t *)p = (int8_t)rl_saturate_round(v, -128, 127); }
+static inline void rl_store_u8(void *p, float v) { *(uint8_t *)p = (uint8_t)rl_saturate_round(v, 0, 255); }
+
+
 typedef float (*rl_load_f32_fn)(const void *src);
 typedef void (*rl_store_f32_fn)(void *dst, float v);
 

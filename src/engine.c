@@ -1,6 +1,7 @@
 /* Engine (a CPU and its thread count) and stream (in-order, synchronous on the CPU). */
 #include "engine.h"
 
+#include "alloc.h"
 #include "error.h"
 
 #include <stdlib.h>
@@ -17,13 +18,13 @@ rl_status_t rl_engine_create(rl_engine_t *engine, int nthreads) {
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
     nthreads = 1; /* a WebAssembly build without threads (no SharedArrayBuffer): one thread */
 #endif
-    rl_engine_t e = calloc(1, sizeof *e);
+    rl_engine_t e = rl_calloc(1, sizeof *e);
     RETURN_IF(e == NULL, RL_OUT_OF_MEMORY, "cannot allocate an engine");
     e->nthreads = nthreads;
     if (nthreads > 1) {
         const rl_status_t st = rl_threadpool_create(&e->pool, nthreads, __func__);
         if (st != RL_SUCCESS) {
-            free(e);
+            rl_free(e);
             return st;
         }
     }
@@ -35,7 +36,7 @@ int rl_engine_get_nthreads(const_rl_engine_t engine) { return engine ? engine->n
 
 rl_status_t rl_engine_destroy(rl_engine_t engine) {
     if (engine) rl_threadpool_destroy(engine->pool);
-    free(engine);
+    rl_free(engine);
     return RL_SUCCESS;
 }
 
@@ -43,7 +44,7 @@ rl_status_t rl_stream_create(rl_stream_t *stream, rl_engine_t engine) {
     RETURN_IF_NULL(stream);
     *stream = NULL;
     RETURN_IF_NULL(engine);
-    rl_stream_t s = calloc(1, sizeof *s);
+    rl_stream_t s = rl_calloc(1, sizeof *s);
     RETURN_IF(s == NULL, RL_OUT_OF_MEMORY, "cannot allocate a stream");
     s->engine = engine;
     *stream = s;
@@ -56,6 +57,6 @@ rl_status_t rl_stream_wait(rl_stream_t stream) {
 }
 
 rl_status_t rl_stream_destroy(rl_stream_t stream) {
-    free(stream);
+    rl_free(stream);
     return RL_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* Memory descriptors: creation, validation, size, equality, submemory and permute_axes. */
 #include "md.h"
 
+#include "alloc.h"
 #include "error.h"
 
 #include <stdint.h>
@@ -176,7 +177,7 @@ rl_status_t rl_md_check_layout(const rl_md_t *md, const char *where) {
 }
 
 rl_status_t rl_md_alloc_copy(rl_memory_desc_t *out, const rl_md_t *md, const char *where) {
-    rl_md_t *m = malloc(sizeof *m);
+    rl_md_t *m = rl_malloc(sizeof *m);
     RETURN_IF_AT(where, m == NULL, RL_OUT_OF_MEMORY, "cannot allocate a memory descriptor");
     *m = *md;
     *out = m;
@@ -187,13 +188,15 @@ void rl_md_dense_like(rl_md_t *out, const rl_md_t *md, rl_data_type_t dt) {
     int order[RL_MAX_NDIMS];
     char unused[8];
     rl_md_match_tag(md, unused, sizeof unused, order);
-    *out = *md;
+    *out = *md; /* padded_dims included: round_up(dims, block) for views too, and checked
+                 * for overflow when md was made (dims + block - 1 may not fit here) */
     out->data_type = dt;
     out->offset0 = 0;
-    for (int d = 0; d < md->ndims; ++d)
-        out->padded_dims[d] = (md->dims[d] + rl_md_block_of_dim(md, d) - 1) /
-                              rl_md_block_of_dim(md, d) * rl_md_block_of_dim(md, d);
-    dense_strides(out, order); /* cannot overflow: md's own strides fit */
+    /* Cannot overflow for a tensor with elements (md's own strides span them all); a
+     * zero-size one made from strides may have dims whose product does not fit: it keeps
+     * md's strides, which address nothing anyway. */
+    if (!dense_strides(out, order))
+        memcpy(out->blk.strides, md->blk.strides, sizeof(rl_dim_t) * (size_t)md->ndims);
 }
 
 /* ---- public API ------------------------------------------------------------------------ */
@@ -272,9 +275,15 @@ rl_status_t rl_md_create_submemory(rl_memory_desc_t *md, const_rl_memory_desc_t 
                   "the parent's end",
                   d, (long long)dims[d], (long long)b);
         m.dims[d] = dims[d];
-        m.padded_dims[d] = (dims[d] + b - 1) / b * b;
-        m.offset0 += offsets[d] / b * parent->blk.strides[d];
+        m.padded_dims[d] = (dims[d] + b - 1) / b * b; /* <= the parent's: cannot overflow */
+        rl_dim_t step;
+        RETURN_IF(__builtin_mul_overflow(offsets[d] / b, parent->blk.strides[d], &step) ||
+                      __builtin_add_overflow(m.offset0, step, &m.offset0),
+                  RL_INVALID_ARGUMENTS, "dim %d: the view's offset overflows 64 bits", d);
     }
+    /* offset0 plus the span may exceed the parent's size (the strided size rule): it must
+     * still fit in size_t */
+    CHECK_STATUS(rl_md_check_layout(&m, __func__));
     return rl_md_alloc_copy(md, &m, __func__);
 }
 
@@ -333,6 +342,6 @@ rl_data_type_t rl_md_data_type(const_rl_memory_desc_t md) {
 }
 
 rl_status_t rl_md_destroy(rl_memory_desc_t md) {
-    free(md);
+    rl_free(md);
     return RL_SUCCESS;
 }

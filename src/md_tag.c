@@ -187,7 +187,9 @@ bool rl_md_match_tag(const rl_md_t *md, char *buf, size_t len, int *order_out) {
     rl_dim_t expect = rl_md_inner_box(md);
     for (int k = n - 1; k >= 0; --k) {
         if (md->blk.strides[order[k]] != expect) return false;
-        expect *= ext[order[k]];
+        /* a tag's element count must fit in 64 bits, as rl_md_create_with_tag requires (only
+         * a zero-size tensor given by strides can have larger dims) */
+        if (__builtin_mul_overflow(expect, ext[order[k]], &expect)) return false;
     }
     return rl_md_tag_string(md, order, buf, len);
 }

@@ -17,6 +17,7 @@
  * into blocks: a work item is one block, and items are what threads share. */
 #include "plan.h"
 
+#include "alloc.h"
 #include "md.h"
 
 #include <stdio.h>
@@ -222,7 +223,7 @@ static int try_table(rl_plan_region_t *r) {
         --first;
     }
     if (m < 32) return 0;
-    int32_t *table = malloc((size_t)m * sizeof *table);
+    int32_t *table = rl_malloc((size_t)m * sizeof *table);
     if (table == NULL) return -1;
     for (rl_dim_t i = 0; i < m; ++i) { /* digits innermost first; the partial node last */
         rl_dim_t off = 0, rest = i;
@@ -232,7 +233,7 @@ static int try_table(rl_plan_region_t *r) {
         }
         if (part > 1) off += rest * r->node[first - 1].s[0];
         if (off > INT32_MAX || off < INT32_MIN) {
-            free(table);
+            rl_free(table);
             return 0;
         }
         table[i] = (int32_t)off;
@@ -283,7 +284,10 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bo
         const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
         b1 = min_dim(n1, cap > 0 ? cap : 1);
     } else {
-        b0 = min_dim(n0, staged ? 256 : 4096);
+        /* staged: the whole staging buffer; few rows (RGB/RGBA planes) get long runs, which
+         * keeps the per-tile overhead off the 3- and 4-row image reorders */
+        const rl_dim_t few = n1 < 16 ? (n1 > 0 ? n1 : 1) : 16;
+        b0 = min_dim(n0, staged ? TMP_ELEMS / few / 64 * 64 : 4096);
         const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
         b1 = min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
     }
@@ -302,7 +306,7 @@ typedef struct {
 } region_list_t;
 
 static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_dim_t base[2]) {
-    segment_t(*seg)[MAX_SEGMENTS] = malloc((size_t)nv * sizeof *seg);
+    segment_t(*seg)[MAX_SEGMENTS] = rl_malloc((size_t)nv * sizeof *seg);
     int count[2 * RL_MAX_NDIMS], idx[2 * RL_MAX_NDIMS] = {0};
     bool ok = seg != NULL;
     for (int d = 0; ok && d < nv; ++d) {
@@ -332,7 +336,7 @@ static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_di
         if (d < 0) break;
     }
 done:
-    free(seg);
+    rl_free(seg);
     return ok;
 }
 
@@ -351,7 +355,8 @@ static bool data_regions(region_list_t *out, const rl_ref_exec_t *e) {
     for (int d = 0; d < e->ndims; ++d) {
         vdim_from_dim(&v[nv], e, d, 0, e->dims[d]);
         const rl_dim_t rows = e->shuffle_rows, cols = e->shuffle_cols; /* c = a*rows + r */
-        if (d != e->shuffle_axis || rows == 1 || cols == 1) { /* 1: the identity permutation */
+        /* 1: the identity permutation; 0: an empty axis (C = 0), nothing to permute */
+        if (d != e->shuffle_axis || rows <= 1 || cols <= 1) {
             ++nv;
             continue;
         }
@@ -431,17 +436,21 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->src_dt = e->src_dt, p->dst_dt = e->dst_dt;
     p->convert = !e->pure_copy;
     region_list_t list = {
-        malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false, p->convert, {false}};
+        rl_malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false, p->convert, {false}};
     for (int j = 0; j < RL_Q_COUNT; ++j) list.qpresent[j] = e->q[j].present;
-    bool ok = list.regions != NULL && data_regions(&list, e) && zero_regions(&list, e);
+    /* A zero-size tensor has no elements and no padding (a zero dim pads to zero): no
+     * regions. Its other dims and strides may be near 2^63, so they are not even looked at. */
+    bool empty = false;
+    for (int d = 0; d < e->ndims; ++d) empty |= e->dims[d] == 0;
+    bool ok = list.regions != NULL && (empty || (data_regions(&list, e) && zero_regions(&list, e)));
     if (ok) { /* keep exactly what was used */
         rl_plan_region_t *shrunk =
-            realloc(list.regions, (size_t)(list.n ? list.n : 1) * sizeof(rl_plan_region_t));
+            rl_realloc(list.regions, (size_t)(list.n ? list.n : 1) * sizeof(rl_plan_region_t));
         if (shrunk) list.regions = shrunk;
     }
     if (!ok) {
-        for (int i = 0; list.regions && i < list.n; ++i) free(list.regions[i].table);
-        free(list.regions);
+        for (int i = 0; list.regions && i < list.n; ++i) rl_free(list.regions[i].table);
+        rl_free(list.regions);
         memset(p, 0, sizeof *p);
         return false;
     }
@@ -456,8 +465,8 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
 }
 
 void rl_plan_free(rl_plan_t *p) {
-    for (int i = 0; i < p->nregions; ++i) free(p->regions[i].table);
-    free(p->regions);
+    for (int i = 0; i < p->nregions; ++i) rl_free(p->regions[i].table);
+    rl_free(p->regions);
     memset(p, 0, sizeof *p);
 }
 

@@ -1,6 +1,7 @@
 /* Primitive life cycle and execution, common to reorder and shuffle. */
 #include "primitive.h"
 
+#include "alloc.h"
 #include "cpu_isa.h"
 #include "engine.h"
 #include "error.h"
@@ -11,7 +12,7 @@
 
 rl_status_t rl_primitive_alloc(rl_primitive_t *p, const char *kind, rl_engine_t engine,
                                const char *where) {
-    *p = calloc(1, sizeof **p);
+    *p = rl_calloc(1, sizeof **p);
     RETURN_IF_AT(where, *p == NULL, RL_OUT_OF_MEMORY, "cannot allocate a primitive");
     (*p)->kind = kind;
     (*p)->engine = engine;
@@ -127,8 +128,8 @@ const char *rl_primitive_impl_name(const_rl_primitive_t p) { return p ? p->impl_
 
 rl_status_t rl_primitive_destroy(rl_primitive_t p) {
     if (p == NULL) return RL_SUCCESS;
-    for (int j = 0; j < RL_Q_COUNT; ++j) free(p->ref.q[j].values);
+    for (int j = 0; j < RL_Q_COUNT; ++j) rl_free(p->ref.q[j].values);
     rl_plan_free(&p->plan);
-    free(p);
+    rl_free(p);
     return RL_SUCCESS;
 }

@@ -1,4 +1,5 @@
 /* Reorder creation: checks, "any" resolution, attribute resolution, the executor's setup. */
+#include "alloc.h"
 #include "attr.h"
 #include "error.h"
 #include "primitive.h"
@@ -27,7 +28,7 @@ static rl_status_t resolve_quant(rl_quant_t *q, const rl_quant_spec_t *spec, con
     for (int d = md->ndims - 1; d >= 0; --d)
         if (spec->mask & (1 << d)) q->idx_stride[d] = q->count, q->count *= md->dims[d];
     if (q->runtime || q->count == 0) return RL_SUCCESS;
-    q->values = malloc((size_t)q->count * 4);
+    q->values = rl_malloc((size_t)q->count * 4);
     RETURN_IF_AT(where, q->values == NULL, RL_OUT_OF_MEMORY, "cannot copy %lld %s values",
                  (long long)q->count, what);
     memcpy(q->values, spec->values, (size_t)q->count * 4);
@@ -106,10 +107,17 @@ rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_me
     rl_primitive_t prim;
     CHECK_STATUS(rl_primitive_alloc(&prim, "reorder", engine, where));
     prim->src_md = *src;
-    if (dst->is_any)
+    if (dst->is_any) {
         rl_md_dense_like(&prim->dst_md, src, dst->data_type);
-    else
+        /* a wider data type than src's may not fit in size_t (u8 -> f32 of 2^62 elements) */
+        const rl_status_t st = rl_md_check_layout(&prim->dst_md, where);
+        if (st != RL_SUCCESS) {
+            rl_primitive_destroy(prim);
+            return st;
+        }
+    } else {
         prim->dst_md = *dst;
+    }
     prim->src_arg = RL_ARG_SRC;
     prim->dst_arg = RL_ARG_DST;
     rl_ref_exec_init(&prim->ref, &prim->src_md, &prim->dst_md);

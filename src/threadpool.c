@@ -3,6 +3,7 @@
  * worker has finished its chunk. */
 #include "threadpool.h"
 
+#include "alloc.h"
 #include "error.h"
 
 #include <pthread.h>
@@ -37,7 +38,7 @@ static void run_chunk(rl_threadpool_t *p, int i) {
 
 static void *worker_main(void *arg) {
     worker_arg_t w = *(worker_arg_t *)arg;
-    free(arg);
+    rl_free(arg);
     rl_threadpool_t *p = w.pool;
     unsigned long seen = 0;
     pthread_mutex_lock(&p->mu);
@@ -56,11 +57,11 @@ static void *worker_main(void *arg) {
 
 rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const char *where) {
     *pool = NULL;
-    rl_threadpool_t *p = calloc(1, sizeof *p);
+    rl_threadpool_t *p = rl_calloc(1, sizeof *p);
     RETURN_IF_AT(where, p == NULL, RL_OUT_OF_MEMORY, "cannot allocate a thread pool");
-    p->threads = calloc((size_t)nthreads, sizeof *p->threads);
+    p->threads = rl_calloc((size_t)nthreads, sizeof *p->threads);
     if (p->threads == NULL) {
-        free(p);
+        rl_free(p);
         return rl_error(RL_OUT_OF_MEMORY, where, "cannot allocate %d threads", nthreads);
     }
     pthread_mutex_init(&p->job_lock, NULL);
@@ -69,10 +70,15 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     pthread_cond_init(&p->done, NULL);
     p->nthreads = 1; /* grows as workers start, so destroy() joins exactly those */
     for (int i = 1; i < nthreads; ++i) {
-        worker_arg_t *w = malloc(sizeof *w);
-        if (w) *w = (worker_arg_t){p, i};
-        if (w == NULL || pthread_create(&p->threads[i], NULL, worker_main, w) != 0) {
-            free(w);
+        worker_arg_t *w = rl_malloc(sizeof *w);
+        if (w == NULL) {
+            rl_threadpool_destroy(p);
+            return rl_error(RL_OUT_OF_MEMORY, where, "cannot allocate the start of thread %d of %d",
+                            i, nthreads);
+        }
+        *w = (worker_arg_t){p, i};
+        if (pthread_create(&p->threads[i], NULL, worker_main, w) != 0) {
+            rl_free(w);
             rl_threadpool_destroy(p);
             return rl_error(RL_RUNTIME_ERROR, where, "cannot start thread %d of %d", i,
                             nthreads);
@@ -94,8 +100,8 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->mu);
     pthread_mutex_destroy(&p->job_lock);
-    free(p->threads);
-    free(p);
+    rl_free(p->threads);
+    rl_free(p);
 }
 
 void rl_parallelize(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n) {

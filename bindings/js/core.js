@@ -319,10 +319,17 @@ class Relayout {
     return p;
   }
 
+  // C failures become RelayoutError, except sizes the 32-bit heap cannot hold (out of memory,
+  // a byte size overflowing size_t): RangeError, with the same `status`.
   _check(status, what) {
     if (status === 0) return;
     const msg = this._str(this.#m._rl_last_error()) || 'no message';
-    throw new RelayoutError(`${what}: ${msg} (${STATUS[status] ?? status})`, STATUS[status]);
+    const text = `${what}: ${msg} (${STATUS[status] ?? status})`;
+    const tooBig = status === 1 || /overflows/.test(msg);
+    const e = tooBig ? new RangeError(`${text}; the wasm heap is limited to 1 GiB`)
+      : new RelayoutError(text, STATUS[status]);
+    if (tooBig) e.status = STATUS[status];
+    throw e;
   }
 
   _withString(s, fn) {

@@ -1,5 +1,5 @@
 /* Scalar twins of the conversion families: one element at a time through the reference's
- * own loaders and storers (../convert.h), so they are the reference by construction. */
+ * own (inline) loaders and storers (../convert.h), so they are the reference by construction. */
 #include "kernels.h"
 
 #include "../convert.h"
@@ -11,17 +11,14 @@ static inline float src_ops(float v, const rl_cvt_params_t *p) {
     return v;
 }
 
-#define RL_DEFINE_SCALAR_TO_F32(name, dt)                                                      \
+#define RL_DEFINE_SCALAR_TO_F32(name, dt, load)                                                \
     void name(size_t n, const void *src, float *dst, const rl_cvt_params_t *p) {               \
-        const rl_load_f32_fn load = rl_load_f32_for(dt);                                       \
         const size_t es = rl_dt_size(dt);                                                      \
         for (size_t i = 0; i < n; ++i) dst[i] = src_ops(load((const char *)src + i * es), p);  \
     }
 
-#define RL_DEFINE_SCALAR_FROM_F32(name, dt)                                                    \
+#define RL_DEFINE_SCALAR_FROM_F32(name, dt, load, store)                                       \
     void name(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {               \
-        const rl_load_f32_fn load = rl_load_f32_for(dt);                                       \
-        const rl_store_f32_fn store = rl_store_f32_for(dt);                                    \
         const size_t es = rl_dt_size(dt);                                                      \
         for (size_t i = 0; i < n; ++i) {                                                       \
             char *d = (char *)dst + i * es;                                                    \
@@ -33,15 +30,15 @@ static inline float src_ops(float v, const rl_cvt_params_t *p) {
         }                                                                                      \
     }
 
-RL_DEFINE_SCALAR_TO_F32(rl_u8_f32_cvt__scalar, RL_U8)
-RL_DEFINE_SCALAR_TO_F32(rl_s8_f32_cvt__scalar, RL_S8)
-RL_DEFINE_SCALAR_TO_F32(rl_s32_f32_cvt__scalar, RL_S32)
-RL_DEFINE_SCALAR_TO_F32(rl_bf16_f32_cvt__scalar, RL_BF16)
-RL_DEFINE_SCALAR_TO_F32(rl_f16_f32_cvt__scalar, RL_F16)
-RL_DEFINE_SCALAR_TO_F32(rl_f32_f32_cvt__scalar, RL_F32)
-RL_DEFINE_SCALAR_FROM_F32(rl_f32_u8_cvt__scalar, RL_U8)
-RL_DEFINE_SCALAR_FROM_F32(rl_f32_s8_cvt__scalar, RL_S8)
-RL_DEFINE_SCALAR_FROM_F32(rl_f32_s32_cvt__scalar, RL_S32)
-RL_DEFINE_SCALAR_FROM_F32(rl_f32_bf16_cvt__scalar, RL_BF16)
-RL_DEFINE_SCALAR_FROM_F32(rl_f32_f16_cvt__scalar, RL_F16)
-RL_DEFINE_SCALAR_FROM_F32(rl_f32_f32_cvt_out__scalar, RL_F32)
+RL_DEFINE_SCALAR_TO_F32(rl_u8_f32_cvt__scalar, RL_U8, rl_load_u8)
+RL_DEFINE_SCALAR_TO_F32(rl_s8_f32_cvt__scalar, RL_S8, rl_load_s8)
+RL_DEFINE_SCALAR_TO_F32(rl_s32_f32_cvt__scalar, RL_S32, rl_load_s32)
+RL_DEFINE_SCALAR_TO_F32(rl_bf16_f32_cvt__scalar, RL_BF16, rl_load_bf16)
+RL_DEFINE_SCALAR_TO_F32(rl_f16_f32_cvt__scalar, RL_F16, rl_load_f16)
+RL_DEFINE_SCALAR_TO_F32(rl_f32_f32_cvt__scalar, RL_F32, rl_load_f32)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_u8_cvt__scalar, RL_U8, rl_load_u8, rl_store_u8)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_s8_cvt__scalar, RL_S8, rl_load_s8, rl_store_s8)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_s32_cvt__scalar, RL_S32, rl_load_s32, rl_store_s32)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_bf16_cvt__scalar, RL_BF16, rl_load_bf16, rl_store_bf16)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_f16_cvt__scalar, RL_F16, rl_load_f16, rl_store_f16)
+RL_DEFINE_SCALAR_FROM_F32(rl_f32_f32_cvt_out__scalar, RL_F32, rl_load_f32, rl_store_f32)

@@ -1,0 +1,92 @@
+// relayout's JavaScript benchmark (Node): every build against a tuned hand-written JS loop and
+// a TypedArray.prototype.set copy of the output's bytes, same process, medians.
+//
+//   node bench/js/bench.js [--builds=simd-threads,simd,baseline] [--threads=2]
+//                          [--peers=FILE] [--json]
+//
+// --peers merges the JSON lines printed by bench/js/peers/peers.js (onnxruntime-web,
+// tfjs-wasm) into the table. Output: a markdown table (ms, and the speed-up over the JS loop).
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+import { load } from '../../bindings/js/node.js';
+import { maxDiff, timeMedian, WORKLOADS } from './workloads.js';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => {
+  const m = /^--([a-z]+)(?:=(.*))?$/.exec(a);
+  if (!m) throw new Error(`bench.js: unknown argument ${a}`);
+  return [m[1], m[2] ?? true];
+}));
+const builds = (args.builds ?? 'simd-threads,simd,baseline').split(',');
+const threads = Number(args.threads ?? 2);
+
+const results = []; // { workload, impl, median_ms, runs }
+const record = (workload, impl, t) => {
+  results.push({ workload, impl, median_ms: t.median, runs: t.runs });
+  if (args.json) console.log(JSON.stringify(results.at(-1)));
+};
+
+for (const w of WORKLOADS) {
+  const data = w.make();
+  record(w.name, 'js-loop', timeMedian(() => w.js(data)));
+  const copySrc = new Uint8Array(data.out.buffer.byteLength).fill(1);
+  const copyDst = new Uint8Array(copySrc.length);
+  record(w.name, 'typedarray-set', timeMedian(() => copyDst.set(copySrc)));
+}
+
+const impls = {};
+for (const build of builds) {
+  const rl = await load({ build, threads });
+  const label = build === 'simd-threads' ? `${build} (${rl.threads}t)` : build;
+  for (const w of WORKLOADS) {
+    const data = w.make();
+    const want = new Float32Array(data.out.length);
+    w.js({ ...data, out: want });
+    const r = w.relayout(rl);
+    impls[w.name] ??= {};
+    impls[w.name][label] = r.impl;
+    r.run(data);
+    const diff = maxDiff(want, data.out);
+    if (diff > 1e-5) throw new Error(`${w.name} ${build}: result differs from the JS loop by ${diff}`);
+    record(w.name, label, timeMedian(() => r.run(data)));
+    if (r.primitive && build === 'simd-threads') {
+      // zero copy: the data already lives in heap tensors
+      const a = rl.tensor(r.primitive.src), b = rl.tensor(r.primitive.dst);
+      a.data.set(data.input);
+      record(w.name, `${label} heap tensors`, timeMedian(() => r.primitive.run(a, b)));
+      a.dispose();
+      b.dispose();
+    }
+    r.primitive?.dispose();
+  }
+  rl.terminate();
+}
+
+if (args.peers) {
+  for (const line of readFileSync(args.peers, 'utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const r = JSON.parse(line);
+    if (r.workload && r.impl && typeof r.median_ms === 'number') results.push(r);
+  }
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+const columns = [...new Set(results.map((r) => r.impl))];
+const cell = (wl, impl) => results.find((r) => r.workload === wl && r.impl === impl);
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+console.log(`\nNode ${process.version}, ${os.cpus()[0].model}, ${os.availableParallelism?.() ?? os.cpus().length} hardware threads; ` +
+  'median ms (speed-up over the JS loop)\n');
+console.log(`| workload | ${columns.join(' | ')} |`);
+console.log(`| --- |${columns.map(() => ' ---: |').join('')}`);
+for (const w of WORKLOADS) {
+  const js = cell(w.name, 'js-loop')?.median_ms;
+  const cells = columns.map((c) => {
+    const r = cell(w.name, c);
+    if (!r) return '';
+    return c === 'js-loop' ? fmt(r.median_ms) : `${fmt(r.median_ms)} (${(js / r.median_ms).toFixed(1)}x)`;
+  });
+  console.log(`| ${w.name} | ${cells.join(' | ')} |`);
+}
+console.log('\nrelayout implementations:');
+for (const [wl, m] of Object.entries(impls))
+  console.log(`  ${wl}: ${Object.entries(m).map(([b, i]) => `${b} ${i}`).join(', ')}`);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# relayout: the JavaScript tests (the `js` stage of scripts/test.sh; also `npm test`).
+#
+#   scripts/test-js.sh
+#
+#  1. npm ci when node_modules is missing or older than package-lock.json;
+#  2. scripts/build-wasm.sh (incremental): the three builds into bindings/js/dist;
+#  3. node --test tests/js/ (API contract per build, case lists vs the JS reference, the
+#     packed tarball in an empty project);
+#  4. the Vitest suite (tests/js/**/*.vitest.js);
+#  5. tsc --noEmit on the TypeScript declarations (tests/js/types-check.ts).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+run() {
+    echo "+ $*"
+    "$@"
+}
+
+if [[ ! -d node_modules || package-lock.json -nt node_modules ]]; then
+    run npm ci --no-audit --no-fund
+fi
+run bash scripts/build-wasm.sh
+run node --test --test-reporter=spec tests/js/
+run npx vitest run --config tests/js/vitest.config.js
+run npx tsc --noEmit -p tests/js
+echo "test-js.sh: all JavaScript tests passed"

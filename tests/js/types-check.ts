@@ -1,0 +1,44 @@
+// Compiled by `tsc --noEmit -p tests/js` (never run): the declarations in
+// bindings/js/relayout.d.ts describe the API as the README uses it, through the package's own
+// `exports` map (a self-reference to 'relayout').
+import { load, BUILDS, RelayoutError, type Desc, type Primitive, type Relayout } from 'relayout';
+
+async function main(): Promise<void> {
+  const rl: Relayout = await load({ threads: 2, build: BUILDS[0] });
+  const src: Desc = rl.desc('u8:nhwc:1x3x224x224');
+  const dst = rl.desc({ dims: [1, 3, 224, 224], dtype: 'f32', tag: 'nchw' });
+  const strided = rl.desc({ dims: [2, 3], dtype: 's8', strides: [1, 2] });
+  const r: Primitive = rl.reorder(src, dst, {
+    scales: { src: { mask: 0, values: [1 / 255] } },
+    zeroPoints: { dst: { mask: 0, values: [0] } },
+    sum: { scale: 0.5 },
+  });
+  const out = new Float32Array(dst.length);
+  const same: Float32Array = r.run(new Uint8Array(src.length), out);
+  rl.shuffle(dst, { axis: 1, groupSize: 4, direction: 'forward' }).run(same);
+  rl.shuffleChannels(dst, { axis: 1, group: 3 }).run(same);
+  const img = rl.imageToTensor({ data: new Uint8ClampedArray(16), width: 2, height: 2 },
+    { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], layout: 'nchw', dtype: 'f32' });
+  const t = rl.tensor(dst);
+  t.data.length.toFixed();
+  r.run(img, t);
+  const isa: string = rl.isa;
+  const n: number = rl.threads + src.size + src.dims[0] + dst.ndims;
+  console.log(isa, n, String(strided), r.implName);
+  {
+    using d = rl.desc('f32:a:4');
+    d.dims.length;
+  }
+  t.dispose();
+  r.dispose();
+  try {
+    rl.desc('bad');
+  } catch (e) {
+    if (e instanceof RelayoutError) console.log(e.status);
+  }
+  rl.terminate();
+}
+void main;
+
+// @ts-expect-error: an unknown dtype is a type error
+void ((rl: Relayout) => rl.desc({ dims: [1], dtype: 'f64', tag: 'a' }));
