@@ -101,6 +101,14 @@ static inline void rl_store_s8(void *p, float v) { *(int8_t *)p = (int8_t)rl_sat
 static inline void rl_store_u8(void *p, float v) { *(uint8_t *)p = (uint8_t)rl_saturate_round(v, 0, 255); }
 
 
+/* The sum step v + t (t = beta * dst_old) with the NaN + NaN result pinned: a NaN v wins,
+ * quieted, as x86's addss(v, t) gives. C leaves the payload open when both are NaN, and
+ * WebAssembly's f32.add does too (V8's two compilers pick different operands), so the
+ * reference says it explicitly; the vector kernels do the same (rl_avx2_add_nan_first). */
+static inline float rl_sum_step(float v, float t) {
+    return v != v ? rl_bits_f32(rl_f32_bits(v) | 0x00400000u) : v + t;
+}
+
 typedef float (*rl_load_f32_fn)(const void *src);
 typedef void (*rl_store_f32_fn)(void *dst, float v);
 

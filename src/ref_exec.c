@@ -83,7 +83,7 @@ static void convert_row(const rl_ref_exec_t *e, int d, const row_t *r, const cha
             v = rl_quant_value(&q[RL_Q_SRC_SCALE], qv[RL_Q_SRC_SCALE],
                                r->qbase[RL_Q_SRC_SCALE] + i * q[RL_Q_SRC_SCALE].idx_stride[d]) *
                 v;
-        if (e->has_sum) v = v + e->sum_scale * e->load_dst(dp);
+        if (e->has_sum) v = rl_sum_step(v, e->sum_scale * e->load_dst(dp));
         if (q[RL_Q_DST_SCALE].present)
             v = v / rl_quant_value(&q[RL_Q_DST_SCALE], qv[RL_Q_DST_SCALE],
                                    r->qbase[RL_Q_DST_SCALE] + i * q[RL_Q_DST_SCALE].idx_stride[d]);
