@@ -16,16 +16,6 @@
  * inlining turns every call site into its own specialised, branch-free loop. */
 #define RL_INLINE static inline __attribute__((always_inline))
 
-/* Whether an enabled step combines a NaN parameter with the data in a commutative operation
- * (src_scale * v, beta * old, v + dst_zp). When both operands are NaN the result carries the
- * first operand's payload, and compilers may swap the operands of a vector mul/add, so the
- * kernels hand such (pathological) parameters to their scalar twin, the reference itself. */
-static inline int rl_cvt_nan_params(const rl_cvt_params_t *p) {
-    return ((p->ops & RL_CVT_SRC_SCALE) && p->src_scale != p->src_scale) ||
-           ((p->ops & RL_CVT_SUM) && p->beta != p->beta) ||
-           ((p->ops & RL_CVT_DST_ZP) && p->dst_zp != p->dst_zp);
-}
-
 /* The 8 * es bytes a full 8-element store wrote at p (the same width, so the load is forwarded
  * from that store). */
 static inline __m256i rl_avx2_reload(const void *p, size_t es) {

@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-#include "cvt-avx2.h" /* RL_INLINE, rl_cvt_nan_params */
+#include "cvt-avx2.h" /* RL_INLINE */
 #include "kernels.h"
 
 #define RL_AVX512_ALL ((__mmask16)0xffff)

@@ -22,16 +22,6 @@
 
 #define RL_SWIZZLE(v, ...) wasm_i8x16_swizzle(v, wasm_i8x16_const(__VA_ARGS__))
 
-/* Whether an enabled step combines a NaN parameter with the data in a commutative operation
- * (src_scale * v, beta * old, v + dst_zp). When both operands are NaN the result carries one
- * operand's payload, and which one depends on the operand order the compilers chose, so the
- * kernels hand such (pathological) parameters to their scalar twin, the reference itself. */
-static inline int rl_cvt_nan_params(const rl_cvt_params_t *p) {
-    return ((p->ops & RL_CVT_SRC_SCALE) && p->src_scale != p->src_scale) ||
-           ((p->ops & RL_CVT_SUM) && p->beta != p->beta) ||
-           ((p->ops & RL_CVT_DST_ZP) && p->dst_zp != p->dst_zp);
-}
-
 /* ---- blocks: up to 64 bytes between memory and registers, touching only nb bytes ---------- */
 RL_INLINE void rl_wasm_load_block(v128_t blk[4], const void *p, size_t nb) {
     const unsigned char *s = (const unsigned char *)p;

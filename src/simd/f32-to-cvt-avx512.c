@@ -49,7 +49,7 @@ RL_INLINE void from_f32_run(size_t n, const float *src, char *dst, size_t es, lo
     }
 }
 
-#define RL_RUN(k) from_f32_run(n, src, d, es, load, store, store4, (unsigned)(k) << 2, &c)
+#define RL_RUN(k) from_f32_run(n, src, d, es, load, store, store4, (k), &c)
 
 RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_params_t *p, size_t es,
                         rl_cvt_from_f32_fn twin, load16_fn load, store16_fn store,
@@ -62,17 +62,7 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
     const dst_params_t c = {_mm512_set1_ps(p->beta), _mm512_set1_ps(p->dst_scale),
                             _mm512_set1_ps(p->dst_zp)};
     char *d = (char *)dst;
-    _Static_assert(RL_CVT_SUM == 4 && RL_CVT_DST_SCALE == 8 && RL_CVT_DST_ZP == 16, "ops bits");
-    switch ((p->ops >> 2) & 7) {
-    case 0: RL_RUN(0); break;
-    case 1: RL_RUN(1); break;
-    case 2: RL_RUN(2); break;
-    case 3: RL_RUN(3); break;
-    case 4: RL_RUN(4); break;
-    case 5: RL_RUN(5); break;
-    case 6: RL_RUN(6); break;
-    default: RL_RUN(7); break;
-    }
+    RL_CVT_DST_OPS_SWITCH(p->ops, RL_RUN)
 }
 
 #define RL_AVX512_FROM_F32(name, twin, type, es)                                                   \

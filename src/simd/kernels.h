@@ -51,10 +51,46 @@ enum {
     RL_CVT_DST_SCALE = 1u << 3,
     RL_CVT_DST_ZP = 1u << 4,
 };
+/* The conversion kernels specialise their inner loop per op combination: these call RUN(k)
+ * with k a compile-time constant equal to the source ops (RL_CVT_SRC_ZP | RL_CVT_SRC_SCALE)
+ * resp. the destination ops (RL_CVT_SUM | RL_CVT_DST_SCALE | RL_CVT_DST_ZP) set in `ops`, so
+ * an inlined run function folds its `k & RL_CVT_...` tests away. */
+_Static_assert(RL_CVT_SRC_ZP == 1 && RL_CVT_SRC_SCALE == 2, "source ops are bits 0-1");
+_Static_assert(RL_CVT_SUM == 4 && RL_CVT_DST_SCALE == 8 && RL_CVT_DST_ZP == 16,
+               "destination ops are bits 2-4");
+#define RL_CVT_SRC_OPS_SWITCH(ops, RUN)                                                        \
+    switch ((ops) & 3u) {                                                                      \
+    case 0: RUN(0u); break;                                                                    \
+    case 1: RUN(1u); break;                                                                    \
+    case 2: RUN(2u); break;                                                                    \
+    default: RUN(3u); break;                                                                   \
+    }
+#define RL_CVT_DST_OPS_SWITCH(ops, RUN)                                                        \
+    switch (((ops) >> 2) & 7u) {                                                               \
+    case 0: RUN(0u << 2); break;                                                               \
+    case 1: RUN(1u << 2); break;                                                               \
+    case 2: RUN(2u << 2); break;                                                               \
+    case 3: RUN(3u << 2); break;                                                               \
+    case 4: RUN(4u << 2); break;                                                               \
+    case 5: RUN(5u << 2); break;                                                               \
+    case 6: RUN(6u << 2); break;                                                               \
+    default: RUN(7u << 2); break;                                                              \
+    }
+
 typedef struct {
     unsigned ops;
     float src_zp, src_scale, beta, dst_scale, dst_zp;
 } rl_cvt_params_t;
+
+/* Whether an enabled step combines a NaN parameter with the data in a commutative operation
+ * (src_scale * v, beta * old, v + dst_zp). When both operands are NaN the result carries one
+ * operand's payload, and which one depends on the operand order the compiler chose, so the
+ * vector kernels hand such (pathological) parameters to their scalar twin, the reference. */
+static inline int rl_cvt_nan_params(const rl_cvt_params_t *p) {
+    return ((p->ops & RL_CVT_SRC_SCALE) && p->src_scale != p->src_scale) ||
+           ((p->ops & RL_CVT_SUM) && p->beta != p->beta) ||
+           ((p->ops & RL_CVT_DST_ZP) && p->dst_zp != p->dst_zp);
+}
 
 /* n elements of the family's source type -> n f32 (src_zp, src_scale). */
 typedef void (*rl_cvt_to_f32_fn)(size_t n, const void *src, float *dst,

@@ -45,13 +45,7 @@ RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params
         return;
     }
     const __m512 zp = _mm512_set1_ps(p->src_zp), scale = _mm512_set1_ps(p->src_scale);
-    _Static_assert(RL_CVT_SRC_ZP == 1 && RL_CVT_SRC_SCALE == 2, "ops bits");
-    switch (p->ops & 3) {
-    case 0: RL_RUN(0); break;
-    case 1: RL_RUN(1); break;
-    case 2: RL_RUN(2); break;
-    default: RL_RUN(3); break;
-    }
+    RL_CVT_SRC_OPS_SWITCH(p->ops, RL_RUN)
 }
 
 #define RL_AVX512_TO_F32(name, type, es)                                                           \
