@@ -17,7 +17,16 @@ rl_status_t rl_attr_create(rl_attr_t *attr) {
     return RL_SUCCESS;
 }
 
-static void set_quant(rl_quant_spec_t *q, int mask, const void *values, bool is_f32) {
+/* Checks arg and mask, then records one setter's values in specs[slot of arg]. mask 0 with
+ * values copies the one value at once; other values are borrowed until primitive creation. */
+static rl_status_t set_spec(rl_quant_spec_t specs[2], int arg, int mask, const void *values,
+                            bool is_f32, const char *where) {
+    const int slot = rl_attr_slot(arg);
+    if (slot < 0)
+        return rl_error(RL_INVALID_ARGUMENTS, where,
+                        "arg %d is not RL_ARG_SRC (1) or RL_ARG_DST (17)", arg);
+    if (mask < 0) return rl_error(RL_INVALID_ARGUMENTS, where, "mask %d is negative", mask);
+    rl_quant_spec_t *q = &specs[slot];
     q->set = true;
     q->runtime = values == NULL;
     q->is_f32 = is_f32;
@@ -29,46 +38,22 @@ static void set_quant(rl_quant_spec_t *q, int mask, const void *values, bool is_
         else
             q->common.i = *(const int32_t *)values, q->values = &q->common.i;
     }
-}
-
-/* The checks every setter makes; the quantization spec of (kind, arg) or NULL. */
-static rl_quant_spec_t *quant_slot(rl_quant_spec_t specs[2], int arg, int mask,
-                                   const char *where) {
-    const int slot = rl_attr_slot(arg);
-    if (slot < 0) {
-        rl_error(RL_INVALID_ARGUMENTS, where, "arg %d is not RL_ARG_SRC (1) or RL_ARG_DST (17)",
-                 arg);
-        return NULL;
-    }
-    if (mask < 0) {
-        rl_error(RL_INVALID_ARGUMENTS, where, "mask %d is negative", mask);
-        return NULL;
-    }
-    return &specs[slot];
+    return RL_SUCCESS;
 }
 
 rl_status_t rl_attr_set_scales(rl_attr_t attr, int arg, int mask, const float *values) {
     RETURN_IF_NULL(attr);
-    rl_quant_spec_t *q = quant_slot(attr->scales, arg, mask, __func__);
-    if (q == NULL) return RL_INVALID_ARGUMENTS;
-    set_quant(q, mask, values, true);
-    return RL_SUCCESS;
+    return set_spec(attr->scales, arg, mask, values, true, __func__);
 }
 
 rl_status_t rl_attr_set_zero_points(rl_attr_t attr, int arg, int mask, const int32_t *values) {
     RETURN_IF_NULL(attr);
-    rl_quant_spec_t *q = quant_slot(attr->zero_points, arg, mask, __func__);
-    if (q == NULL) return RL_INVALID_ARGUMENTS;
-    set_quant(q, mask, values, false);
-    return RL_SUCCESS;
+    return set_spec(attr->zero_points, arg, mask, values, false, __func__);
 }
 
 rl_status_t rl_attr_set_zero_points_f32(rl_attr_t attr, int arg, int mask, const float *values) {
     RETURN_IF_NULL(attr);
-    rl_quant_spec_t *q = quant_slot(attr->zero_points, arg, mask, __func__);
-    if (q == NULL) return RL_INVALID_ARGUMENTS;
-    set_quant(q, mask, values, true);
-    return RL_SUCCESS;
+    return set_spec(attr->zero_points, arg, mask, values, true, __func__);
 }
 
 rl_status_t rl_attr_append_sum(rl_attr_t attr, float scale) {
