@@ -1,10 +1,10 @@
 /*
  * bench_memcpy — the memcpy peer of relayout-bench: glibc memcpy split over N threads.
  *
- * The pool is built like the library engine's (src/threadpool.c): N - 1 workers sleeping on a
- * condition variable plus the calling thread, which copies slice 0 itself and then waits for
- * the others. So a multi-threaded primitive and its peer pay the same kind of dispatch cost,
- * and "ratio" compares like with like. Slices are balanced and start on 64-byte boundaries.
+ * The pool is the library engine's own (src/threadpool.h): N - 1 workers plus the calling
+ * thread, which copies slice 0 itself and then waits for the others. So a multi-threaded
+ * primitive and its peer pay the same dispatch cost, and "ratio" compares like with like.
+ * Slices are balanced and start on 64-byte boundaries.
  */
 #ifndef RL_BENCH_MEMCPY_H
 #define RL_BENCH_MEMCPY_H

@@ -132,7 +132,7 @@ export function timeMedian(fn, { warmup = 3, runs = 21, budgetMs = 4000 } = {}) 
   return { median: times[times.length >> 1], runs: times.length };
 }
 
-/** Largest relative difference of b from a (for the checks). */
+/** Largest absolute difference of b from a (for the checks). */
 export function maxDiff(a, b) {
   let m = 0;
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
