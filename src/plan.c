@@ -286,8 +286,7 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bo
     } else {
         /* staged: the whole staging buffer; few rows (RGB/RGBA planes) get long runs, which
          * keeps the per-tile overhead off the 3- and 4-row image reorders */
-        const rl_dim_t few = n1 < 16 ? (n1 > 0 ? n1 : 1) : 16;
-        b0 = min_dim(n0, staged ? TMP_ELEMS / few / 64 * 64 : 4096);
+        b0 = min_dim(n0, staged ? TMP_ELEMS / min_dim(n1, 16) / 64 * 64 : 4096);
         const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
         b1 = min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
     }

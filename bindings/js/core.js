@@ -79,11 +79,9 @@ function numberList(values, what) {
   if (!Array.isArray(values) && !ArrayBuffer.isView(values))
     throw new TypeError(`${what} must be a number or an array of numbers, got ${typeName(values)}`);
   const out = Array.from(values, Number);
-  out.forEach((v, i) => {
+  out.forEach((_, i) => {
     if (typeof values[i] !== 'number' && typeof values[i] !== 'bigint')
       throw new TypeError(`${what}[${i}] must be a number, got ${typeName(values[i])}`);
-    if (Number.isNaN(v) && typeof values[i] !== 'number')
-      throw new TypeError(`${what}[${i}] is not a number`);
   });
   return out;
 }
@@ -296,6 +294,7 @@ class Relayout {
 
   // ---- internals shared with Desc / Primitive / Tensor ----------------------------------------
   _live() { if (!this.#alive) throw new Error('relayout: this instance was terminated'); }
+  get _terminated() { return !this.#alive; }
   _fn(name) { this._live(); return this.#m[name]; }
   get _m() { return this.#m; }
   get _stream() { return this.#stream; }
@@ -303,7 +302,7 @@ class Relayout {
   _track(obj, free) { this.#registry.register(obj, free, obj); }
   _untrack(obj) { this.#registry.unregister(obj); }
 
-  heapU8() { return new Uint8Array(this.#m.rlMemory().buffer); }
+  _heapU8() { return new Uint8Array(this.#m.rlMemory().buffer); }
   _u32(ptr) { return new Uint32Array(this.#m.rlMemory().buffer, ptr, 1)[0]; }
   _str(ptr) { return this.#m.UTF8ToString(ptr); }
 
@@ -479,16 +478,12 @@ class Desc {
   /** The typed array type of this desc's dtype. */
   get ArrayType() { return DTYPES[this.dtype].arrays[0]; }
   dispose() {
-    if (!this.#owned || this.#ptr === 0) { this.#ptr = this.#owned ? 0 : this.#ptr; return; }
+    if (!this.#owned || this.#ptr === 0) return; // borrowed descs belong to their primitive
     this.#rl._untrack(this);
-    if (!isTerminated(this.#rl)) this.#rl._m._rl_md_destroy(this.#ptr);
+    if (!this.#rl._terminated) this.#rl._m._rl_md_destroy(this.#ptr);
     this.#ptr = 0;
   }
   [DISPOSE]() { this.dispose(); }
-}
-
-function isTerminated(rl) {
-  try { rl._live(); return false; } catch { return true; }
 }
 
 /** A tensor living in the wasm heap. */
@@ -499,7 +494,7 @@ class Tensor {
     this.desc = desc;
     this.#ownsDesc = ownsDesc;
     this.#ptr = rl._malloc(desc.size, `a tensor of ${desc.size} bytes`);
-    rl.heapU8().fill(0, this.#ptr, this.#ptr + desc.size);
+    rl._heapU8().fill(0, this.#ptr, this.#ptr + desc.size);
     const m = rl._m, ptr = this.#ptr;
     rl._track(this, () => m._free(ptr));
   }
@@ -517,7 +512,7 @@ class Tensor {
   dispose() {
     if (this.#ptr === 0) return;
     this.#rl._untrack(this);
-    if (!isTerminated(this.#rl)) this.#rl._m._free(this.#ptr);
+    if (!this.#rl._terminated) this.#rl._m._free(this.#ptr);
     this.#ptr = 0;
     if (this.#ownsDesc) this.desc.dispose();
   }
@@ -570,7 +565,7 @@ class Primitive {
     rl._check(rl._m._rl_primitive_execute(ptr, rl._stream, 2, args), `${this.kind}.run`);
     if (!(out instanceof Tensor)) {
       const bytes = this.dst.size;
-      new Uint8Array(out.buffer, out.byteOffset, bytes).set(rl.heapU8().subarray(dstPtr, dstPtr + bytes));
+      new Uint8Array(out.buffer, out.byteOffset, bytes).set(rl._heapU8().subarray(dstPtr, dstPtr + bytes));
     }
     return out;
   }
@@ -600,7 +595,7 @@ class Primitive {
     const rl = this.#rl;
     if (this.#bufs[slot] === 0) this.#bufs[slot] = rl._malloc(desc.size, `${name} ${what} copy`);
     const p = this.#bufs[slot];
-    if (copyIn) rl.heapU8().set(new Uint8Array(x.buffer, x.byteOffset, desc.size), p);
+    if (copyIn) rl._heapU8().set(new Uint8Array(x.buffer, x.byteOffset, desc.size), p);
     return p;
   }
 
@@ -608,7 +603,7 @@ class Primitive {
     if (this.#ptr === 0) return;
     const rl = this.#rl;
     rl._untrack(this);
-    if (!isTerminated(rl)) {
+    if (!rl._terminated) {
       rl._m._rl_primitive_destroy(this.#ptr);
       this.#bufs.forEach((b) => b && rl._m._free(b));
     }
