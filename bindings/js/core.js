@@ -40,6 +40,8 @@ function typeName(x) {
   return typeof x === 'object' ? (x.constructor?.name ?? 'object') : typeof x;
 }
 
+const withArticle = (noun) => `${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun}`;
+
 function checkDtype(dtype, what) {
   if (typeof dtype !== 'string' || !Object.hasOwn(DTYPES, dtype))
     throw new TypeError(`${what}: unknown dtype ${JSON.stringify(dtype)} (expected one of ` +
@@ -49,7 +51,8 @@ function checkDtype(dtype, what) {
 
 function checkInt(v, what, { min = -Infinity, max = Infinity } = {}) {
   if (typeof v !== 'number' || !Number.isInteger(v))
-    throw new TypeError(`${what} must be an integer, got ${typeName(v)} ${String(v)}`);
+    throw new TypeError(`${what} must be an integer, got ${typeName(v)}` +
+      `${typeof v === 'number' ? ` ${v}` : ''}`);
   if (v < min || v > max)
     throw new RangeError(`${what} is ${v}, expected ${min === -Infinity ? '' : `>= ${min}`}` +
       `${min !== -Infinity && max !== Infinity ? ' and ' : ''}${max === Infinity ? '' : `<= ${max}`}`);
@@ -588,7 +591,7 @@ class Primitive {
     }
     const types = DTYPES[desc.dtype].arrays;
     if (!types.some((T) => x instanceof T))
-      throw new TypeError(`${name}: ${what} must be a ${types.map((T) => T.name).join(' or ')} ` +
+      throw new TypeError(`${name}: ${what} must be ${types.map((T) => withArticle(T.name)).join(' or ')} ` +
         `for ${desc.dtype}, got ${typeName(x)}`);
     if (x.length !== desc.length)
       throw new RangeError(`${name}: ${what} has ${x.length} elements, expected ${desc.length} (${String(desc)})`);

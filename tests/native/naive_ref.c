@@ -555,10 +555,10 @@ void nr_shuffle(const nr_md_t *md, const void *src_buf, void *dst_buf, int axis,
                 int backward) {
     const size_t es = nr_dt_size(md->dt);
     const int64_t C = md->dims[axis];
+    int64_t idx[NR_MAX_NDIMS] = {0}, sidx[NR_MAX_NDIMS];
+    if (nr_md_nelems(md, 0) == 0) return; /* also C == 0, where C / G below would divide by 0 */
     const int64_t G = backward ? C / group_size : group_size;
     const int64_t rows = C / G; /* the axis seen as a (C/G) x G matrix, transposed */
-    int64_t idx[NR_MAX_NDIMS] = {0}, sidx[NR_MAX_NDIMS];
-    if (nr_md_nelems(md, 0) == 0) return;
     do {
         memcpy(sidx, idx, sizeof(idx));
         int64_t c = idx[axis];

@@ -1,0 +1,36 @@
+// Every row of the bad-input list (tests/js/lib/bad-inputs.js, README's JavaScript table) on
+// every build: the call throws the listed Error class with the listed message, and a correct
+// call right after it still gives the right result. Run: node --test tests/js/
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { BUILDS, load } from '../../bindings/js/node.js';
+import { BAD_INPUTS, errorOf, makeFixtures } from './lib/bad-inputs.js';
+
+test('the README table has at least 40 JavaScript rows', () => {
+  assert.ok(BAD_INPUTS.length >= 40, `${BAD_INPUTS.length} rows`);
+  assert.equal(new Set(BAD_INPUTS.map(([name]) => name)).size, BAD_INPUTS.length, 'row names are unique');
+});
+
+for (const build of BUILDS) {
+  describe(`build ${build}`, () => {
+    let rl, fx, ok;
+    before(async () => {
+      rl = await load({ build, threads: 2 });
+      fx = makeFixtures(rl);
+      ok = rl.reorder('f32:ab:2x3', 'f32:ba:2x3');
+    });
+    after(() => { fx.dispose(); rl.terminate(); });
+
+    for (const [name, type, re, fn] of BAD_INPUTS) {
+      test(name, async () => {
+        const e = await errorOf(fn, rl, fx);
+        assert.ok(e instanceof type, `${e.name} is not ${type.name}: ${e.message}`);
+        if (type === Error) assert.equal(e.constructor, Error, `a plain Error, got ${e.name}`);
+        assert.match(e.message, re);
+        assert.deepEqual(Array.from(ok.run(Float32Array.of(0, 1, 2, 3, 4, 5))), [0, 3, 1, 4, 2, 5],
+          'a correct call right after still works');
+      });
+    }
+  });
+}

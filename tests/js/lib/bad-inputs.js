@@ -1,0 +1,191 @@
+// Bad inputs to the JavaScript API and the error each one gets: one list shared by the test
+// (tests/js/bad-input.test.js runs every row on every build) and by README's table:
+//
+//   node tests/js/lib/bad-inputs.js --table     prints the markdown rows (simd build)
+//
+// A row: [case, error class, message pattern, fn(rl, fx)]. `fx` holds fixtures made per build
+// (a 1x2x3x4 nchw->nhwc reorder, ...); fn may be async (load options).
+import { load, RelayoutError } from '../../../bindings/js/node.js';
+
+const big = 2 ** 40;
+
+export const BAD_INPUTS = [
+  // ---- run(): arrays and tensors -----------------------------------------------------------
+  ['run: Int32Array for an f32 input', TypeError, /input must be a Float32Array for f32, got Int32Array/,
+    (rl, fx) => fx.r.run(new Int32Array(24))],
+  ['run: input one element short', RangeError, /input has 23 elements, expected 24/,
+    (rl, fx) => fx.r.run(new Float32Array(23))],
+  ['run: a plain Array as input', TypeError, /got Array/, (rl, fx) => fx.r.run([1, 2, 3])],
+  ['run: out one element long', RangeError, /out has 25 elements, expected 24/,
+    (rl, fx) => fx.r.run(new Float32Array(24), new Float32Array(25))],
+  ['run: Uint16Array out for f32', TypeError, /out must be a Float32Array for f32, got Uint16Array/,
+    (rl, fx) => fx.r.run(new Float32Array(24), new Uint16Array(24))],
+  ['run: Uint8Array for an s8 input', TypeError, /must be an Int8Array for s8, got Uint8Array/,
+    (rl, fx) => fx.s8.run(new Uint8Array(4))],
+  ['run: a tensor of another size', RangeError, /input tensor is f32:a:25, expected 96 bytes of f32/,
+    (rl, fx) => fx.r.run(fx.t25)],
+  ['run: sum post-op without out', TypeError, /sum post-op adds to the previous destination/,
+    (rl, fx) => fx.sum.run(new Float32Array(4))],
+  ['run: more elements than the 1 GiB heap holds', RangeError, /needs 1200000000 bytes, more than the wasm heap's limit/,
+    (rl) => rl.reorder('f32:a:300000000', 'f32:a:300000000').run(new Float32Array(300000000))],
+  // ---- desc() ------------------------------------------------------------------------------
+  ['desc: tag rank differs from dims', RelayoutError, /tag 'nchw' has 4 dims but ndims is 3/,
+    (rl) => rl.desc('f32:nchw:1x2x3')],
+  ['desc: unknown data type in text', RelayoutError, /unknown data type 'f33'/, (rl) => rl.desc('f33:nchw:1x2x3x4')],
+  ['desc: junk fourth field', RelayoutError, /the fourth field must be offset0=N/,
+    (rl) => rl.desc('f32:nchw:1x2x3x4:junk')],
+  ['desc: unknown format tag', RelayoutError, /unknown format tag 'nchwx'/, (rl) => rl.desc('f32:nchwx:1x2x3x4')],
+  ['desc: block size 0 in a tag', RelayoutError, /block size 0 must be at least 2/,
+    (rl) => rl.desc('f32:aBcd0b:1x2x3x4')],
+  ['desc: negative dim in text', RelayoutError, /non-negative integers/, (rl) => rl.desc('f32:nchw:1x-2x3x4')],
+  ['desc: 13 dims in text', RelayoutError, /1 to 12 non-negative integers/,
+    (rl) => rl.desc(`f32:${'a'.repeat(1)}:${Array(13).fill(1).join('x')}`)],
+  ['desc: overlapping strides', RelayoutError, /strides make distinct elements overlap/,
+    (rl) => rl.desc({ dims: [2, 3], dtype: 'f32', strides: [2, 1] })],
+  ['desc: element count overflows 64 bits', RangeError, /element count overflows 64 bits.*1 GiB/,
+    (rl) => rl.desc({ dims: [big, big], dtype: 'f32', tag: 'ab' })],
+  ['desc: unknown dtype', TypeError, /unknown dtype "f64"/, (rl) => rl.desc({ dims: [1, 2], dtype: 'f64', tag: 'ab' })],
+  ['desc: fractional dim', TypeError, /dims\[0\] must be an integer, got number 1.5/,
+    (rl) => rl.desc({ dims: [1.5], dtype: 'f32', tag: 'a' })],
+  ['desc: negative dim', RangeError, /dims\[0\] is -1, expected >= 0/, (rl) => rl.desc({ dims: [-1], dtype: 'f32', tag: 'a' })],
+  ['desc: no dims', RangeError, /dims has 0 entries, expected 1 to 12/, (rl) => rl.desc({ dims: [], dtype: 'f32', tag: 'a' })],
+  ['desc: 13 dims', RangeError, /dims has 13 entries, expected 1 to 12/,
+    (rl) => rl.desc({ dims: Array(13).fill(1), dtype: 'f32', strides: Array(13).fill(1) })],
+  ['desc: dims missing', TypeError, /dims is missing/, (rl) => rl.desc({ dtype: 'f32', tag: 'a' })],
+  ['desc: dims not an array', TypeError, /dims must be an array of integers, got string/,
+    (rl) => rl.desc({ dims: '2x3', dtype: 'f32', tag: 'ab' })],
+  ['desc: neither tag nor strides', TypeError, /give exactly one of tag and strides/, (rl) => rl.desc({ dims: [2], dtype: 'f32' })],
+  ['desc: both tag and strides', TypeError, /give exactly one of tag and strides/,
+    (rl) => rl.desc({ dims: [2], dtype: 'f32', tag: 'a', strides: [1] })],
+  ['desc: tag not a string', TypeError, /tag must be a string, got number/, (rl) => rl.desc({ dims: [2], dtype: 'f32', tag: 7 })],
+  ['desc: strides count differs from dims', RangeError, /1 strides for 2 dims/,
+    (rl) => rl.desc({ dims: [2, 3], dtype: 'f32', strides: [1] })],
+  ['desc: unknown option', TypeError, /unknown option 'colour'/,
+    (rl) => rl.desc({ dims: [2], dtype: 'f32', tag: 'a', colour: 1 })],
+  ['desc: a number', TypeError, /expected a string or \{ dims, dtype, tag \| strides \}, got number/, (rl) => rl.desc(42)],
+  ['desc: null', TypeError, /got null/, (rl) => rl.desc(null)],
+  ['desc: disposed desc used', Error, /this desc was disposed/, (rl) => {
+    const d = rl.desc('f32:a:4');
+    d.dispose();
+    return rl.reorder(d, 'f32:a:4');
+  }],
+  // ---- reorder() ---------------------------------------------------------------------------
+  ['reorder: dims differ', RelayoutError, /src and dst dims differ/,
+    (rl) => rl.reorder('f32:nchw:1x2x3x4', 'f32:nchw:1x2x3x5')],
+  ['reorder: unknown option', TypeError, /reorder: unknown option 'scale'/, (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scale: 1 })],
+  ['reorder: scale values count vs mask', RangeError, /scales.src.values has 2 values, mask 1 over dims \[4\] needs 4/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { src: { mask: 1, values: [1, 2] } } })],
+  ['reorder: scale mask beyond the rank', RangeError, /scales.src.mask is 16, expected >= 0 and <= 15/,
+    (rl) => rl.reorder('f32:nchw:1x2x3x4', 'f32:nchw:1x2x3x4', { scales: { src: { mask: 16, values: [1] } } })],
+  ['reorder: scale value not a number', TypeError, /scales.src.values\[0\] must be a number, got string/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { src: { values: ['2'] } } })],
+  ['reorder: scales for an unknown argument', TypeError, /reorder: scales: unknown option 'wei'/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { wei: 2 } })],
+  ['reorder: zero point of the wrong shape', TypeError, /zeroPoints.dst: unknown option 'value'/,
+    (rl) => rl.reorder('f32:a:4', 's8:a:4', { zeroPoints: { dst: { value: 3 } } })],
+  ['reorder: sum scale not a number', TypeError, /sum.scale must be a number, got string/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { sum: { scale: 'x' } })],
+  ['reorder: disposed primitive run', Error, /this reorder was disposed/, (rl) => {
+    const r = rl.reorder('f32:a:4', 'f32:a:4');
+    r.dispose();
+    return r.run(new Float32Array(4));
+  }],
+  // ---- shuffle() / shuffleChannels() -------------------------------------------------------
+  ['shuffle: group size does not divide C', RelayoutError, /group_size 4 does not divide the axis size 6/,
+    (rl) => rl.shuffle('f32:nchw:1x6x1x1', { axis: 1, groupSize: 4 })],
+  ['shuffle: axis out of range', RelayoutError, /axis 9 is outside \[0, 4\)/,
+    (rl) => rl.shuffle('f32:nchw:1x6x1x1', { axis: 9, groupSize: 2 })],
+  ['shuffle: unknown direction', TypeError, /direction must be 'forward' or 'backward', got "up"/,
+    (rl) => rl.shuffle('f32:nchw:1x6x1x1', { groupSize: 2, direction: 'up' })],
+  ['shuffle: groupSize missing', TypeError, /groupSize must be an integer, got undefined$/,
+    (rl) => rl.shuffle('f32:nchw:1x6x1x1', { axis: 1 })],
+  ['shuffle: group size 0', RelayoutError, /group_size 0 is not positive/,
+    (rl) => rl.shuffle('f32:nchw:1x6x1x1', { groupSize: 0 })],
+  ['shuffleChannels: axis below -rank', RelayoutError, /axis -5 is outside \[-4, 4\)/,
+    (rl) => rl.shuffleChannels('f32:nchw:1x6x1x1', { axis: -5, group: 2 })],
+  ['shuffleChannels: group 0', RelayoutError, /group 0 is not positive/,
+    (rl) => rl.shuffleChannels('f32:nchw:1x6x1x1', { group: 0 })],
+  // ---- imageToTensor() ---------------------------------------------------------------------
+  ['imageToTensor: bytes neither RGB nor RGBA', RangeError, /10 bytes for 2x2 is neither RGB \(12\) nor RGBA \(16\)/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(10), width: 2, height: 2 })],
+  ['imageToTensor: float pixels', TypeError, /image.data must be a Uint8Array or Uint8ClampedArray, got Float32Array/,
+    (rl) => rl.imageToTensor({ data: new Float32Array(16), width: 2, height: 2 })],
+  ['imageToTensor: not an image', TypeError, /expected an ImageData or \{ data, width, height \}, got null/,
+    (rl) => rl.imageToTensor(null)],
+  ['imageToTensor: width 0', RangeError, /width is 0, expected >= 1/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(0), width: 0, height: 2 })],
+  ['imageToTensor: one mean value', RangeError, /mean and std need 3 values each, got 1 and 3/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { mean: [0] })],
+  ['imageToTensor: std of 0', RangeError, /std values must be finite and non-zero/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { std: [1, 0, 1] })],
+  ['imageToTensor: negative scale', RangeError, /scale must be a positive number, got -1/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { scale: -1 })],
+  ['imageToTensor: layout of rank 3', RelayoutError, /tag 'abc' has 3 dims but ndims is 4/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { layout: 'abc' })],
+  ['imageToTensor: unknown dtype', TypeError, /imageToTensor: unknown dtype "f64"/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { dtype: 'f64' })],
+  ['imageToTensor: out too short', RangeError, /out has 11 elements, expected 12/,
+    (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { out: new Float32Array(11) })],
+  // ---- tensors, heap limits, instances -----------------------------------------------------
+  ['tensor: byte size overflows the 32-bit heap', RangeError, /overflows size_t.*1 GiB/,
+    (rl) => rl.tensor({ dims: [2 ** 30], dtype: 'f32', tag: 'a' })],
+  ['tensor: 1 GiB cannot be allocated', RangeError, /cannot allocate 1073741824 bytes/,
+    (rl) => rl.tensor({ dims: [2 ** 28], dtype: 'f32', tag: 'a' })],
+  ['tensor: disposed tensor read', Error, /this tensor was disposed/, (rl) => {
+    const t = rl.tensor('f32:a:4');
+    t.dispose();
+    return t.data;
+  }],
+  ['setMaxIsa: unknown level', RelayoutError, /unknown ISA 'avx9'/, (rl) => rl.setMaxIsa('avx9')],
+  ['setMaxIsa: not a string', TypeError, /setMaxIsa: expected a string, got number/, (rl) => rl.setMaxIsa(2)],
+  ['load: unknown build', TypeError, /unknown build "fast"/, () => load({ build: 'fast' })],
+  ['load: threads 0', RangeError, /threads must be an integer from 1 to 64, got 0/, () => load({ threads: 0 })],
+  ['load: unknown option', TypeError, /load: unknown option 'thread'/, () => load({ thread: 2 })],
+  ['load: options not an object', TypeError, /options must be an object, got string/, () => load('simd')],
+  ['terminated instance used', Error, /this instance was terminated/, async () => {
+    const other = await load({ build: 'baseline' });
+    const d = other.desc('f32:a:4');
+    other.terminate();
+    return String(d);
+  }],
+];
+
+/** Fixtures the rows use, made on `rl`; dispose() frees them. */
+export function makeFixtures(rl) {
+  const fx = {
+    r: rl.reorder('f32:nchw:1x2x3x4', 'f32:nhwc:1x2x3x4'),
+    s8: rl.reorder('s8:a:4', 'f32:a:4'),
+    sum: rl.reorder('f32:a:4', 'f32:a:4', { sum: { scale: 1 } }),
+    t25: rl.tensor('f32:a:25'),
+  };
+  fx.dispose = () => Object.values(fx).forEach((x) => x?.dispose?.());
+  return fx;
+}
+
+/** Runs one row; resolves to the error it threw, rejects if it threw none. */
+export async function errorOf(fn, rl, fx) {
+  try {
+    await fn(rl, fx);
+  } catch (e) {
+    return e;
+  }
+  throw new Error('no error was thrown');
+}
+
+async function printTable() {
+  const rl = await load({ build: 'simd' });
+  const fx = makeFixtures(rl);
+  const cell = (s) => s.replaceAll('|', '\\|');
+  console.log('| call | JS error | message |\n| --- | --- | --- |');
+  for (const [name, , , fn] of BAD_INPUTS) {
+    const e = await errorOf(fn, rl, fx);
+    console.log(`| ${cell(name)} | \`${e.name}\` | ${cell(e.message)} |`);
+  }
+  fx.dispose();
+  rl.terminate();
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href &&
+    process.argv.includes('--table'))
+  await printTable();
+
