@@ -19,13 +19,16 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
     RL_TAKE(t->gather[log2_bytes(bits)], t->gather_info[log2_bytes(bits)], isa, fn)
 #define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], t->to_f32_info[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], t->from_f32_info[dt], isa, fn)
+#define RL_UNZIP_F32(isa, dt, fn) RL_TAKE(t->unzip_f32[dt], t->unzip_f32_info[dt], isa, fn)
 #include "simd/cvt.inc"
 #include "simd/transpose.inc"
 #include "simd/gather.inc"
+#include "simd/unzip.inc"
 #undef RL_TRANSPOSE
 #undef RL_GATHER
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
+#undef RL_UNZIP_F32
 #undef RL_TAKE
 }
 

@@ -22,6 +22,8 @@ typedef struct {
     rl_kernel_info_t to_f32_info[RL_DT_COUNT];
     rl_cvt_from_f32_fn from_f32[RL_DT_COUNT]; /* by destination type */
     rl_kernel_info_t from_f32_info[RL_DT_COUNT];
+    rl_unzip_f32_fn unzip_f32[RL_DT_COUNT]; /* by source type: u8 and s8 */
+    rl_kernel_info_t unzip_f32_info[RL_DT_COUNT];
 } rl_kernel_table_t;
 
 /* The best kernels of every family usable at `isa` (callers pass rl_cpu_isa_effective()). */

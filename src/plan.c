@@ -407,17 +407,20 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
         for (int k = 0; k < r->nnodes; ++k) elems *= r->node[k].n;
         if (r->kernel != RL_PK_ZERO && elems > most) most = elems, main_kernel = r->kernel;
     }
-    static const char *const kinds[] = {"zero", "copy", "transpose", "gather", "table"};
+    static const char *const kinds[] = {"zero", "copy", "transpose", "gather", "table", "unzip"};
     rl_isa_t isa = RL_ISA_SCALAR;
     const bool moves = main_kernel != RL_PK_ZERO && main_kernel != RL_PK_CONTIG;
     if (moves)
-        isa = main_kernel == RL_PK_TABLE ? t->gather_info[log2_size(p->src_es)].isa
-                                         : t->transpose_info[log2_size(p->src_es)].isa;
+        isa = main_kernel == RL_PK_TABLE   ? t->gather_info[log2_size(p->src_es)].isa
+              : main_kernel == RL_PK_UNZIP ? t->unzip_f32_info[p->src_dt].isa
+                                           : t->transpose_info[log2_size(p->src_es)].isa;
     char cvt[24] = "";
     if (p->convert) {
         snprintf(cvt, sizeof cvt, "%scvt-%s-%s", moves ? "+" : "", rl_dt_name(p->src_dt),
                  rl_dt_name(p->dst_dt));
-        const rl_isa_t a = t->to_f32_info[p->src_dt].isa, b = t->from_f32_info[p->dst_dt].isa;
+        const bool fused = main_kernel == RL_PK_UNZIP; /* the unzip kernel converts itself */
+        const rl_isa_t a = fused ? isa : t->to_f32_info[p->src_dt].isa,
+                       b = fused ? isa : t->from_f32_info[p->dst_dt].isa;
         isa = a > isa ? a : isa;
         isa = b > isa ? b : isa;
     }
@@ -427,6 +430,32 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
     else
         snprintf(p->impl, sizeof p->impl, "%s-x%d%s:%s", kinds[main_kernel],
                  8 << log2_size(p->src_es), cvt, isa_name);
+}
+
+/* Transpose regions that only spread 2-4 interleaved 8-bit channels into f32 planes, with
+ * one scale and zero point per channel, run the fused unzip kernel instead of a transpose
+ * into the staging buffer followed by a conversion: K1 (the channels, source-contiguous) has
+ * at most 4 elements and no index stride into the quantization values along K0 (the pixels),
+ * whose source stride k is at least K1's size and at most 4. Only where the unzip kernel is
+ * as vectorised as the transpose it replaces. */
+static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_table_t *t) {
+    const bool dst_ops = e->has_sum || e->q[RL_Q_DST_SCALE].present || e->q[RL_Q_DST_ZP].present;
+    if (!p->convert || p->dst_dt != RL_F32 || dst_ops || !t->unzip_f32[p->src_dt] ||
+        t->unzip_f32_info[p->src_dt].isa < t->transpose_info[0].isa)
+        return;
+    for (int i = 0; i < p->nregions; ++i) {
+        rl_plan_region_t *r = &p->regions[i];
+        if (r->kernel != RL_PK_TRANSPOSE || r->nnodes < 2) continue;
+        const rl_plan_node_t *k0 = &r->node[r->nnodes - 1], *k1 = &r->node[r->nnodes - 2];
+        bool ok = k1->n <= 4 && k1->s[0] == 1 && k0->s[0] >= k1->n && k0->s[0] <= 4;
+        for (int j = 0; j < RL_Q_COUNT; ++j) ok &= k0->q[j] == 0;
+        if (!ok) continue;
+        r->kernel = RL_PK_UNZIP;
+        r->blk[0] = min_dim(k0->n, ITEM_ELEMS / k1->n); /* nothing staged: long runs */
+        r->blk[1] = k1->n;
+        r->blk[2] = 1;
+    }
+    p->unzip = t->unzip_f32[p->src_dt];
 }
 
 bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
@@ -459,6 +488,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->gather = t->gather[log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
+    use_unzip(p, e, t);
     name_plan(p, t);
     return true;
 }
@@ -470,7 +500,7 @@ void rl_plan_free(rl_plan_t *p) {
 }
 
 void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
-    static const char *const kinds[] = {"zero", "contig", "transpose", "gather", "table"};
+    static const char *const kinds[] = {"zero", "contig", "transpose", "gather", "table", "unzip"};
     size_t at = 0;
 #define RL_PUT(...)                                                                                \
     do {                                                                                           \

@@ -30,6 +30,8 @@ typedef enum {
     RL_PK_TRANSPOSE, /* innermost node dst-contiguous, node K1 src-contiguous: 2-D transpose */
     RL_PK_GATHER,    /* innermost node dst-contiguous, source strided everywhere */
     RL_PK_TABLE,     /* short dst runs that fold on the destination only: an index table */
+    RL_PK_UNZIP,     /* a transpose of <= 4 interleaved 8-bit channels to f32 planes, fused with
+                        the source conversion (RGB/RGBA bytes -> NCHW): no staging */
 } rl_plan_kernel_t;
 
 typedef struct {
@@ -53,6 +55,7 @@ typedef struct {
     rl_gather_fn gather;
     rl_cvt_to_f32_fn to_f32;
     rl_cvt_from_f32_fn from_f32;
+    rl_unzip_f32_fn unzip; /* RL_PK_UNZIP regions */
     char impl[40];             /* e.g. "transpose-x32:avx512" */
 } rl_plan_t;
 

@@ -30,10 +30,8 @@ static const rl_plan_node_t *knode(const rl_plan_region_t *r, int k) {
     return k < r->nnodes ? &r->node[r->nnodes - 1 - k] : &absent_node;
 }
 
-/* Converts n source elements (contiguous, source type) into n destination elements. */
-static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
-                    const rl_dim_t qidx[RL_Q_COUNT]) {
-    const rl_plan_t *p = job->p;
+/* The conversion parameters at quantization index qidx. */
+static rl_cvt_params_t cvt_params(const job_t *job, const rl_dim_t qidx[RL_Q_COUNT]) {
     const rl_quant_t *q = job->e->q;
     rl_cvt_params_t prm = {job->ops, 0.f, 1.f, job->e->sum_scale, 1.f, 0.f};
     if (q[RL_Q_SRC_ZP].present)
@@ -46,6 +44,14 @@ static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
             rl_quant_value(&q[RL_Q_DST_SCALE], job->qv[RL_Q_DST_SCALE], qidx[RL_Q_DST_SCALE]);
     if (q[RL_Q_DST_ZP].present)
         prm.dst_zp = rl_quant_value(&q[RL_Q_DST_ZP], job->qv[RL_Q_DST_ZP], qidx[RL_Q_DST_ZP]);
+    return prm;
+}
+
+/* Converts n source elements (contiguous, source type) into n destination elements. */
+static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
+                    const rl_dim_t qidx[RL_Q_COUNT]) {
+    const rl_plan_t *p = job->p;
+    const rl_cvt_params_t prm = cvt_params(job, qidx);
     /* f32 pointers handed to kernels must be aligned; otherwise go through the buffer */
     if (!job->to_f32 && (uintptr_t)s % sizeof(float) == 0) {
         p->from_f32((size_t)n, (const float *)(const void *)s, d, &prm);
@@ -143,6 +149,15 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             convert_staged(job, stage, c0, c1, d, k1, q);
         }
         return;
+    case RL_PK_UNZIP: { /* c1 <= 4 channels of c0 pixels, one parameter set per channel */
+        rl_cvt_params_t prm[4];
+        for (rl_dim_t i = 0; i < c1; ++i) {
+            for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
+            prm[i] = cvt_params(job, qi);
+        }
+        p->unzip((size_t)c0, (size_t)c1, (size_t)k0->s[0], s, d, (size_t)(k1->s[1] * des), prm);
+        return;
+    }
     case RL_PK_TRANSPOSE:
     case RL_PK_GATHER: {
         const bool gather = r->kernel == RL_PK_GATHER;

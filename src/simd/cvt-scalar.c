@@ -1,4 +1,5 @@
-/* Scalar twins of the conversion families: one element at a time through the reference's
+/* Scalar twins of the conversion families (and of the unzip family, a conversion fused with a
+ * move): one element at a time through the reference's
  * own (inline) loaders and storers (../convert.h), so they are the reference by construction. */
 #include "kernels.h"
 
@@ -42,3 +43,17 @@ RL_DEFINE_SCALAR_FROM_F32(rl_f32_s32_cvt__scalar, RL_S32, rl_load_s32, rl_store_
 RL_DEFINE_SCALAR_FROM_F32(rl_f32_bf16_cvt__scalar, RL_BF16, rl_load_bf16, rl_store_bf16)
 RL_DEFINE_SCALAR_FROM_F32(rl_f32_f16_cvt__scalar, RL_F16, rl_load_f16, rl_store_f16)
 RL_DEFINE_SCALAR_FROM_F32(rl_f32_f32_cvt_out__scalar, RL_F32, rl_load_f32, rl_store_f32)
+
+#define RL_DEFINE_SCALAR_UNZIP(name, load)                                                     \
+    void name(size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride,     \
+              const rl_cvt_params_t *p) {                                                      \
+        const unsigned char *s = (const unsigned char *)src;                                   \
+        for (size_t ch = 0; ch < c; ++ch) {                                                    \
+            char *d = (char *)dst + ch * dst_stride;                                           \
+            for (size_t i = 0; i < n; ++i)                                                     \
+                rl_store_f32(d + i * sizeof(float), src_ops(load(s + i * k + ch), &p[ch]));    \
+        }                                                                                      \
+    }
+
+RL_DEFINE_SCALAR_UNZIP(rl_u8_f32_unzip__scalar, rl_load_u8)
+RL_DEFINE_SCALAR_UNZIP(rl_s8_f32_unzip__scalar, rl_load_s8)

@@ -2,7 +2,7 @@
  *
  * Kernels do no thinking: no allocation, no status, no global state, no logging. Strides are
  * in bytes at this boundary (the plan counts elements). Every family is enumerated in one
- * X-macro file (transpose.inc, gather.inc, cvt.inc: best ISA first, scalar last); that list generates the
+ * X-macro file (transpose.inc, gather.inc, cvt.inc, unzip.inc: best ISA first, scalar last); that list generates the
  * prototypes below, the dispatch tables (src/dispatch.c) and the kernel tests
  * (tests/native/test_kernels_*.c). Only files in src/simd/ include ISA headers. */
 #ifndef RL_SIMD_KERNELS_H
@@ -101,6 +101,15 @@ typedef void (*rl_cvt_to_f32_fn)(size_t n, const void *src, float *dst,
 typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
                                    const rl_cvt_params_t *p);
 
+/* Interleaved 8-bit channels to planar f32, the image-preprocessing move (RGB/RGBA bytes to
+ * NCHW), fused with the source half of the conversion pipeline, per channel:
+ *   dst[ch * dst_stride + 4 * i] = to_f32(src[i * k + ch], p[ch])   for i < n, ch < c,
+ * with 1 <= c <= k <= 4 (k: bytes from one pixel to the next; channels c..k-1, an alpha, are
+ * skipped). p[0..c-1] carry only source ops, the same `ops` in each. dst_stride is in bytes.
+ * Reads no byte past the last one it converts, src[(n - 1) * k + c - 1]. */
+typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, void *dst,
+                                size_t dst_stride, const rl_cvt_params_t *p);
+
 #define RL_TRANSPOSE(isa, bits, fn) \
     void fn(size_t rows, size_t cols, const void *src, size_t src_stride, void *dst, \
             size_t dst_stride);
@@ -111,12 +120,17 @@ typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
     void fn(size_t n, const void *src, float *dst, const rl_cvt_params_t *p);
 #define RL_CVT_FROM_F32(isa, dt, fn) \
     void fn(size_t n, const float *src, void *dst, const rl_cvt_params_t *p);
+#define RL_UNZIP_F32(isa, dt, fn) \
+    void fn(size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride, \
+            const rl_cvt_params_t *p);
 #include "transpose.inc"
 #include "gather.inc"
 #include "cvt.inc"
+#include "unzip.inc"
 #undef RL_TRANSPOSE
 #undef RL_GATHER
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
+#undef RL_UNZIP_F32
 
 #endif

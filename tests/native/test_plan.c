@@ -94,9 +94,18 @@ int main(void) {
     /* short strided runs, but 2 x 1031 rows admit no table of 32..1024: the nodes stay whole */
     reorder_case("f32:2x4125:2062x4", "f32:ab:2062x4",
                  "\n  [0] gather off=0/0 nodes(n:src/dst) 2062:2/4 4:4125/1");
-    /* u8 nhwc -> f32 nchw: the image case, a transpose with a conversion */
+    /* u8 nhwc -> f32 nchw: the image case, a transpose with a conversion, fused (unzip) */
     reorder_case("u8:nhwc:1x3x4x5", "f32:nchw:1x3x4x5",
+                 "\n  [0] unzip off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
+    /* RGBA bytes with alpha skipped (pixel stride 4, 3 channels): still the unzip */
+    reorder_case("u8:80x1x20x4:1x3x4x5", "f32:nchw:1x3x4x5",
+                 "\n  [0] unzip off=0/0 nodes(n:src/dst) 3:1/20 20:4/1");
+    /* to bf16 the conversion needs its destination half: transpose + staged conversion */
+    reorder_case("u8:nhwc:1x3x4x5", "bf16:nchw:1x3x4x5",
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
+    /* 5 channels are more than an unzip takes */
+    reorder_case("u8:nhwc:1x5x4x5", "f32:nchw:1x5x4x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 5:1/20 20:5/1");
     /* offsets enter the region's first element */
     reorder_case("f32:ab:4x4:offset0=3", "f32:ba:4x4:offset0=5",
                  "\n  [0] transpose off=3/5 nodes(n:src/dst) 4:1/4 4:4/1");
