@@ -3,12 +3,13 @@
  * is not armed is one thread-local increment and compare per allocation (allocations only
  * happen at creation). */
 #include "alloc.h"
+#include "tls.h"
 
 #include <stdlib.h>
 
-static _Thread_local long fail_at; /* the allocation number that fails; 0: none */
-static _Thread_local long count;   /* allocations attempted since the hook was armed */
-static _Thread_local bool failed;
+static RL_THREAD_LOCAL long fail_at; /* the allocation number that fails; 0: none */
+static RL_THREAD_LOCAL long count;   /* allocations attempted since the hook was armed */
+static RL_THREAD_LOCAL bool failed;
 
 /* Counts one allocation; true when this one must fail. */
 static bool must_fail(void) {

@@ -1,10 +1,11 @@
 /* Status strings and the thread-local last-error message. */
 #include "error.h"
+#include "tls.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-static _Thread_local char last_error[512];
+static RL_THREAD_LOCAL char last_error[512];
 
 const char *rl_status_string(rl_status_t s) {
     switch (s) {

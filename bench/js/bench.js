@@ -1,5 +1,6 @@
-// relayout's JavaScript benchmark (Node): every build against a tuned hand-written JS loop and
-// a TypedArray.prototype.set copy of the output's bytes, same process, medians.
+// relayout's JavaScript benchmark (Node): every build, with typed arrays (copies in and out)
+// and with heap tensors (zero copy), against a tuned hand-written JS loop and a
+// TypedArray.prototype.set copy of the output's bytes, same process, medians.
 //
 //   node bench/js/bench.js [--builds=simd-threads,simd,baseline] [--threads=2]
 //                          [--peers=FILE] [--json]
@@ -10,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 import { load } from '../../bindings/js/node.js';
-import { maxDiff, timeMedian, WORKLOADS } from './workloads.js';
+import { timeMedian, timeRelayout, WORKLOADS } from './workloads.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => {
   const m = /^--([a-z]+)(?:=(.*))?$/.exec(a);
@@ -39,25 +40,9 @@ for (const build of builds) {
   const rl = await load({ build, threads });
   const label = build === 'simd-threads' ? `${build} (${rl.threads}t)` : build;
   for (const w of WORKLOADS) {
-    const data = w.make();
-    const want = new Float32Array(data.out.length);
-    w.js({ ...data, out: want });
-    const r = w.relayout(rl);
-    impls[w.name] ??= {};
-    impls[w.name][label] = r.impl;
-    r.run(data);
-    const diff = maxDiff(want, data.out);
-    if (diff > 1e-5) throw new Error(`${w.name} ${build}: result differs from the JS loop by ${diff}`);
-    record(w.name, label, timeMedian(() => r.run(data)));
-    if (r.primitive && build === 'simd-threads') {
-      // zero copy: the data already lives in heap tensors
-      const a = rl.tensor(r.primitive.src), b = rl.tensor(r.primitive.dst);
-      a.data.set(data.input);
-      record(w.name, `${label} heap tensors`, timeMedian(() => r.primitive.run(a, b)));
-      a.dispose();
-      b.dispose();
-    }
-    r.primitive?.dispose();
+    const impl = timeRelayout(rl, w, (kind, t) =>
+      record(w.name, kind === 'heap' ? `${label} heap` : label, t));
+    (impls[w.name] ??= {})[label] = impl;
   }
   rl.terminate();
 }

@@ -1,6 +1,7 @@
 // The JavaScript benchmark's workloads, for Node (bench/js/bench.js) and the browser page:
 // each has inputs, a tuned hand-written JS loop, a TypedArray.prototype.set copy of the
-// output's bytes, and a relayout primitive. No Node or DOM imports here.
+// output's bytes, and a relayout primitive run on typed arrays and on heap tensors
+// (timeRelayout). No Node or DOM imports here.
 
 export const MEAN = [0.485, 0.456, 0.406];
 export const STD = [0.229, 0.224, 0.225];
@@ -76,6 +77,15 @@ function image(name, w, h) {
       return {
         impl: 'imageToTensor',
         run: ({ input, out }) => rl.imageToTensor(input, { ...opts, out }),
+        // the image bytes still come from a JS array; the tensor stays in the heap
+        heap({ input }) {
+          const t = rl.tensor(`f32:nchw:1x3x${h}x${w}`);
+          return {
+            run: () => rl.imageToTensor(input, { ...opts, out: t }),
+            result: () => t.data,
+            dispose: () => t.dispose(),
+          };
+        },
       };
     },
   };
@@ -104,7 +114,21 @@ function shuffle(name, n, c, h, w, groups) {
 }
 
 function primitive(rl, p) {
-  return { impl: p.implName, run: ({ input, out }) => p.run(input, out), primitive: p };
+  return {
+    impl: p.implName,
+    run: ({ input, out }) => p.run(input, out),
+    primitive: p,
+    // zero copy: source and destination already live in heap tensors
+    heap({ input }) {
+      const a = rl.tensor(p.src), b = rl.tensor(p.dst);
+      a.data.set(input);
+      return {
+        run: () => p.run(a, b),
+        result: () => b.data,
+        dispose: () => { a.dispose(); b.dispose(); },
+      };
+    },
+  };
 }
 
 export const WORKLOADS = [
@@ -116,6 +140,35 @@ export const WORKLOADS = [
   shuffle('shuffle-nchw-1x116x28x28-g2', 1, 116, 28, 28, 2),
   shuffle('shuffle-nchw-8x256x56x56-g4', 8, 256, 56, 56, 4),
 ];
+
+/**
+ * Times workload `w` on a loaded relayout instance twice, each checked against the JS loop
+ * first: with typed arrays (copied into the heap and out again) and with heap tensors (zero
+ * copy; the image rows copy the bytes in and leave the tensor in the heap). Calls
+ * record('arrays' | 'heap', timing, impl). Returns the implementation name.
+ */
+export function timeRelayout(rl, w, record, timing) {
+  const data = w.make();
+  const want = new Float32Array(data.out.length);
+  w.js({ ...data, out: want });
+  const r = w.relayout(rl);
+  const check = (got, how) => {
+    const diff = maxDiff(want, got);
+    if (!(diff <= 1e-5)) throw new Error(`${w.name} ${rl.build} ${how}: differs from the JS loop by ${diff}`);
+  };
+  try {
+    r.run(data);
+    check(data.out, 'arrays');
+    record('arrays', timeMedian(() => r.run(data), timing), r.impl);
+    const heap = r.heap(data);
+    try {
+      heap.run();
+      check(heap.result(), 'heap');
+      record('heap', timeMedian(heap.run, timing), r.impl);
+    } finally { heap.dispose(); }
+  } finally { r.primitive?.dispose(); }
+  return r.impl;
+}
 
 /** Median time (ms) of fn over `runs` runs after `warmup` runs; fewer runs for slow fns. */
 export function timeMedian(fn, { warmup = 3, runs = 21, budgetMs = 4000 } = {}) {
