@@ -10,7 +10,13 @@
 
 #define STAGE_BYTES        (4096 * 4)          /* TMP_ELEMS (plan.c) elements of up to 4 bytes */
 #define CVT_CHUNK          1024                /* f32 values between the two conversion halves */
-#define PARALLEL_MIN_ELEMS ((rl_dim_t)1 << 16) /* below this, waking threads costs more */
+/* Below this many elements, waking the pool costs more than it saves; WebAssembly workers
+ * wake through Atomics.notify and a message loop, several times slower than a futex. */
+#ifdef __EMSCRIPTEN__
+#define PARALLEL_MIN_ELEMS ((rl_dim_t)1 << 18)
+#else
+#define PARALLEL_MIN_ELEMS ((rl_dim_t)1 << 16)
+#endif
 
 typedef struct {
     const rl_plan_t *p;

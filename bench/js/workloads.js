@@ -170,9 +170,15 @@ export function timeRelayout(rl, w, record, timing) {
   return r.impl;
 }
 
-/** Median time (ms) of fn over `runs` runs after `warmup` runs; fewer runs for slow fns. */
-export function timeMedian(fn, { warmup = 3, runs = 21, budgetMs = 4000 } = {}) {
-  for (let i = 0; i < warmup; i++) fn();
+/**
+ * Median time (ms) of fn over `runs` runs, after a warm-up of at least `warmup` runs and
+ * `warmupMs` milliseconds: V8 first runs wasm and JS in its baseline tiers and swaps in
+ * optimised code in the background, so a few warm-up runs would time the baseline tier.
+ * Slow fns get fewer runs (`budgetMs`).
+ */
+export function timeMedian(fn, { warmup = 3, warmupMs = 150, runs = 21, budgetMs = 4000 } = {}) {
+  const w0 = performance.now();
+  for (let i = 0; i < warmup || (performance.now() - w0 < warmupMs && i < 2000); i++) fn();
   const times = [];
   const start = performance.now();
   for (let i = 0; i < runs; i++) {
