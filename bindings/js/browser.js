@@ -49,16 +49,52 @@ export async function load(opts) {
       'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp for threads)');
   const threads = build === 'simd-threads' ? o.threads : 1;
   const files = FILES[build]();
-  const [{ default: factory }, module] = await Promise.all([files.glue, compile(files.wasm)]);
-  const mod = await factory({
-    poolSize: Math.max(threads - 1, 1),
-    instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
-      return {};
-    },
-    locateFile: (file) => (file.endsWith('.worker.js') && files.worker ? files.worker.href
-      : file.endsWith('.wasm') ? files.wasm.href : file),
-    mainScriptUrlOrBlob: files.glueUrl?.href,
-  });
-  return createRelayout(mod, { build, threads });
+  const [{ default: factory }, module, worker] = await Promise.all([files.glue,
+    compile(files.wasm), files.worker && workerUrl(files.worker)]);
+  // A worker that cannot start would leave the pool, and so load(), waiting for ever: the glue
+  // reports it through printErr ("worker sent an error!"), which rejects the load instead.
+  let workerFailed;
+  const failure = new Promise((_, reject) => { workerFailed = reject; });
+  try {
+    const mod = await Promise.race([failure, factory({
+      poolSize: Math.max(threads - 1, 1),
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+        return {};
+      },
+      locateFile: (file) => (file.endsWith('.worker.js') && worker ? worker.href
+        : file.endsWith('.wasm') ? files.wasm.href : file),
+      // the pthread worker import()s the glue from here (a bundler renames it)
+      mainScriptUrlOrBlob: files.glueUrl?.href,
+      printErr(text) {
+        if (/^worker sent an error!/.test(text))
+          workerFailed(new Error(`relayout: a worker thread of the ${build} build failed to start (${text}); ` +
+            "is its script served as the package ships it? (a bundler's dev server may rewrite it: " +
+            "load({ build: 'simd' }) runs without workers)"));
+        printErr(text);
+      },
+    })]);
+    return createRelayout(mod, { build, threads });
+  } finally {
+    worker?.revoke(); // the pool's workers are all started before the module resolves
+  }
+}
+
+// The pthread worker script's URL. Bundlers may inline a small asset as a data: URL (Vite does
+// below 4 KiB), but a data: worker has an opaque origin: it can neither share the page's
+// memory nor import the glue. Such a URL becomes a same-origin blob: URL.
+async function workerUrl(url) {
+  if (url.protocol !== 'data:') return { href: url.href, revoke() {} };
+  const blob = await (await fetch(url.href)).blob();
+  const href = URL.createObjectURL(new Blob([blob], { type: 'text/javascript' }));
+  return { href, revoke: () => URL.revokeObjectURL(href) };
+}
+
+// Emscripten warns once, on the first wait of the page's thread for the engine's threads, that
+// "blocking on the main thread is very dangerous". relayout's threads are all started and idle
+// before load() resolves (a preloaded pool), and the page's thread only waits for them to finish
+// their part of one reorder, so the warning says nothing useful here; everything else is shown.
+function printErr(text) {
+  if (/^Blocking on the main thread is very dangerous/.test(text)) return;
+  console.warn(text);
 }
