@@ -19,6 +19,9 @@
 #            baseline flavours (build/wasm-test-*), at each wasm ISA level
 #   js       scripts/test-js.sh: the three wasm builds, node:test and Vitest suites, the
 #            packed tarball in an empty project, tsc on the TypeScript declarations
+#   browser  scripts/test-browser.sh: the web demo and benchmark pages in headless Chromium
+#            (playwright-core) with and without COOP/COEP, the packed tarball in a Vite app;
+#            screenshots in build/artefacts/browser/
 # Stops at the first failing stage and prints a summary. Exit status 0 only if all passed.
 set -euo pipefail
 
@@ -26,7 +29,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 jobs=2
 
-STAGES=(gcc clang asan tsan fuzz install wasm js)
+STAGES=(gcc clang asan tsan fuzz install wasm js browser)
 QUICK_STAGES=(gcc)
 
 # ---- helpers --------------------------------------------------------------------------
@@ -133,8 +136,12 @@ stage_js() {
     run bash scripts/test-js.sh
 }
 
+stage_browser() {
+    run bash scripts/test-browser.sh
+}
+
 # ---- driver ---------------------------------------------------------------------------
-usage() { sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 selected=()
 for arg in "$@"; do

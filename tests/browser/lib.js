@@ -1,0 +1,102 @@
+// Shared by the browser tests: the real demo server as a child process, headless Chromium
+// (Debian's, through playwright-core), a watch on console errors and failed requests, and
+// screenshots saved as artefacts (build/artefacts/browser/) and checked to be non-blank.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { decodePng, distinctColours } from './png.js';
+
+export const repo = fileURLToPath(new URL('../../', import.meta.url));
+export const artefacts = process.env.RELAYOUT_ARTEFACTS ?? path.join(repo, 'build/artefacts/browser');
+export const CHROMIUM = process.env.RELAYOUT_CHROMIUM ?? '/usr/bin/chromium';
+// --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run'];
+
+/**
+ * Starts `node web/server.js ARGS` on a free port; resolves to { url, stop() } once it prints its
+ * URL. ARGS e.g. ['--no-isolation'] or ['--root', dir].
+ */
+export function startServer(args = []) {
+  const child = spawn(process.execPath, [path.join(repo, 'web/server.js'), ...args], {
+    env: { ...process.env, PORT: '0', RELAYOUT_NO_ISOLATION: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`server.js printed no URL in 10 s:\n${output}`)); }, 10000);
+    const onData = (d) => {
+      output += d;
+      const m = /relayout demo: (http:\/\/\S+)/.exec(output);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      resolve({
+        url: m[1], output: () => output,
+        stop: () => new Promise((done) => {
+          if (child.exitCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill();
+        }),
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => { output += d; });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server.js exited (${code}):\n${output}`)); });
+  });
+}
+
+/** `promise`, or a rejection naming `what` after `ms` (a page that never answers fails, not hangs). */
+export function within(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function launchChromium() {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium ` +
+    '(scripts/debian-packages.txt; scripts/setup.sh installs it) or set RELAYOUT_CHROMIUM');
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * Collects what a page reports: console errors, uncaught exceptions, failed requests and HTTP
+ * errors (`problems`), every console message (`console`), every response (`responses`) and the
+ * workers it starts (`workers`).
+ */
+export function watch(page) {
+  const w = { problems: [], console: [], responses: [], workers: [] };
+  page.on('console', (m) => {
+    w.console.push(`${m.type()}: ${m.text()}`);
+    if (m.type() === 'error') w.problems.push(`console.error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => w.problems.push(`uncaught: ${e.message}`));
+  page.on('requestfailed', (r) => w.problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  page.on('response', (r) => {
+    w.responses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] });
+    if (r.status() >= 400) w.problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.on('worker', (worker) => w.workers.push(worker.url()));
+  return w;
+}
+
+/** A full-page screenshot saved as build/artefacts/browser/NAME.png; asserts it is not blank. */
+export async function screenshot(page, name, { minColours = 64 } = {}) {
+  mkdirSync(artefacts, { recursive: true });
+  const png = await page.screenshot({ fullPage: true });
+  const file = path.join(artefacts, `${name}.png`);
+  writeFileSync(file, png);
+  const img = decodePng(png);
+  const colours = distinctColours(img);
+  assert.ok(img.width > 100 && img.height > 100, `${file}: ${img.width}x${img.height} is too small`);
+  assert.ok(colours >= minColours, `${file} looks blank: ${colours} distinct colours (want >= ${minColours})`);
+  return { file, colours, width: img.width, height: img.height };
+}
