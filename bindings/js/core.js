@@ -298,9 +298,7 @@ class Relayout {
       fused?.dispose();
       throw e;
     } finally { direct.dispose(); }
-    return {
-      src: fused.src,
-      dst: then.dst,
+    return { // what the image cache asks of its entries: _runBytes and dispose
       _runBytes(bytes, out) {
         fused._runBytes(bytes, mid);
         return then.run(mid, out);

@@ -5,9 +5,9 @@
  *   UNZIP_W            pixels per group (a multiple of 4: one 16-byte load per 4 pixels)
  *   ISA                the suffix of the entry points (rl_u8_f32_unzip__ISA)
  *   sel_t, fvec_t      its byte-selector and f32 vector types
- *   sel_t make_sel(size_t k, size_t ch, bool is_signed)
- *                      selects channel ch of 4 pixels k bytes apart into i32 lanes: the low
- *                      byte (u8) or the high byte (s8, shifted down arithmetically by group)
+ *   sel_t load_sel(const uint8_t idx[16])
+ *                      the byte shuffle idx in every 16-byte lane (0x80: a zero byte, which
+ *                      both pshufb and i8x16.swizzle give for it)
  *   fvec_t splat(float)
  *   group(s, k, d, ds, C, ops, is_signed, sel, zp, sc)
  *                      converts the UNZIP_W pixels at s (always inlined)
@@ -19,6 +19,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The shuffle that takes channel ch of 4 pixels k bytes apart into four i32 lanes: into the
+ * low byte (u8) or the high byte (s8, which group shifts down arithmetically). */
+static sel_t channel_sel(size_t k, size_t ch, bool is_signed) {
+    uint8_t idx[16];
+    for (int b = 0; b < 16; ++b) idx[b] = 0x80;
+    for (size_t j = 0; j < 4; ++j) idx[4 * j + (is_signed ? 3 : 0)] = (uint8_t)(ch + j * k);
+    return load_sel(idx);
+}
 
 /* Pixels [0, nv), nv a multiple of UNZIP_W; C, ops and is_signed are constants here. */
 RL_INLINE void unzip_groups(size_t nv, size_t C, size_t k, const uint8_t *s, uint8_t *d,
@@ -51,7 +60,7 @@ RL_INLINE void unzip(size_t n, size_t c, size_t k, const void *src, void *dst, s
     sel_t sel[4];
     fvec_t zp[4], sc[4];
     for (size_t ch = 0; ch < c; ++ch) {
-        sel[ch] = make_sel(k, ch, is_signed);
+        sel[ch] = channel_sel(k, ch, is_signed);
         zp[ch] = splat(p[ch].src_zp);
         sc[ch] = splat(p[ch].src_scale);
     }

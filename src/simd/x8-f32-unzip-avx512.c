@@ -11,10 +11,7 @@
 typedef __m512i sel_t;
 typedef __m512 fvec_t;
 
-static sel_t make_sel(size_t k, size_t ch, bool is_signed) {
-    int8_t idx[16];
-    for (int b = 0; b < 16; ++b) idx[b] = -128; /* high bit set: zero */
-    for (size_t j = 0; j < 4; ++j) idx[4 * j + (is_signed ? 3 : 0)] = (int8_t)(ch + j * k);
+static sel_t load_sel(const uint8_t idx[16]) {
     return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)idx));
 }
 

@@ -9,12 +9,7 @@
 typedef v128_t sel_t;
 typedef v128_t fvec_t;
 
-static sel_t make_sel(size_t k, size_t ch, bool is_signed) {
-    uint8_t idx[16];
-    for (int b = 0; b < 16; ++b) idx[b] = 16; /* out of range: zero */
-    for (size_t j = 0; j < 4; ++j) idx[4 * j + (is_signed ? 3 : 0)] = (uint8_t)(ch + j * k);
-    return wasm_v128_load(idx);
-}
+static sel_t load_sel(const uint8_t idx[16]) { return wasm_v128_load(idx); }
 
 static fvec_t splat(float v) { return wasm_f32x4_splat(v); }
 
