@@ -9,7 +9,7 @@
 #define RL_DT_COUNT (RL_U8 + 1)
 
 typedef struct {
-    const char *name; /* the function name, e.g. "rl_x32_transpose_16x4__avx512" */
+    const char *name; /* the function name, e.g. "rl_x32_transpose_16x16__avx512" */
     rl_isa_t isa;
 } rl_kernel_info_t;
 

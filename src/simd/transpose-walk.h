@@ -12,6 +12,8 @@
  *                     go to tile_part or a scalar loop,
  *                     zip_block(k, s, ss, d) / unzip_block(k, s, d, ds)
  *   tile(s, ss, d, ds) and tile_part(s, ss, d, ds, nr, nc)
+ *   RL_HALF_TILE    optional, 1 (masked walk): tile_half(s, ss, d, ds) moves TILE_R / 2 rows, so
+ *                     a strip of TILE_R / 2 .. TILE_R - 1 rows runs whole half tiles first
  *   RL_INLINE       its always-inline storage class
  * and gets transpose_any(rows, cols, src, src_stride, dst, dst_stride), the kernel's body. */
 #ifndef RL_SIMD_TRANSPOSE_WALK_H
@@ -52,15 +54,28 @@ static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t
         const uint8_t *sp = s + j0 * ES;
         uint8_t *dp = d + j0 * ds;
         for (size_t i = 0; i < rows; i += TILE_R, sp += TILE_R * ss, dp += TILE_R * ES) {
-            const size_t nr = rows - i < TILE_R ? rows - i : TILE_R;
+            size_t nr = rows - i < TILE_R ? rows - i : TILE_R;
             const uint8_t *a = sp;
             uint8_t *b = dp;
-            if (nr == TILE_R)
+            if (nr == TILE_R) {
                 for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
                     tile(a, ss, b, ds);
-            else
+                if (rest) tile_part(a, ss, b, ds, nr, rest);
+                continue;
+            }
+#if RL_HALF_TILE
+            if (nr >= TILE_R / 2) { /* a half-height strip of whole tiles first */
                 for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
-                    tile_part(a, ss, b, ds, nr, TILE_C);
+                    tile_half(a, ss, b, ds);
+                if (rest) tile_part(a, ss, b, ds, TILE_R / 2, rest);
+                nr -= TILE_R / 2;
+                a = sp + TILE_R / 2 * ss;
+                b = dp + TILE_R / 2 * ES;
+            }
+#endif
+            if (nr == 0) continue;
+            for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
+                tile_part(a, ss, b, ds, nr, TILE_C);
             if (rest) tile_part(a, ss, b, ds, nr, rest);
         }
     }

@@ -1,5 +1,5 @@
-/* x32 transpose, AVX-512: 16x4 tiles, lanes = source rows i, i+4, i+8, i+12, so an in-lane 4x4
- * transpose yields 64-byte destination rows; column blocks swept in 16-row strips. Strides in
+/* x32 transpose, AVX-512: 16x16 register tiles (whole 64-byte lines read and written), 8x16
+ * half tiles for 8-row strips (nchw -> nChw8c); column blocks swept in 16-row strips. Strides in
  * bytes, any alignment. Tails: masked loads/stores. Zip (2-4 rows, tight destination) and unzip
  * (2-4 columns, tight source) are vpermt2d networks, the last block overlapped or masked. */
 #include <assert.h>
@@ -12,7 +12,7 @@
 #define ES              4 /* element size in bytes */
 #define RL_INLINE       static inline __attribute__((always_inline))
 #define TILE_R          16 /* source rows of the register tile */
-#define TILE_C          4  /* source columns of the register tile */
+#define TILE_C          16 /* source columns of the register tile */
 #define ZIP_W           16 /* elements per zip / unzip block */
 #define RL_MASKED_TAILS 1
 
@@ -32,53 +32,80 @@ RL_INLINE void store(uint8_t *p, __m512i v, __mmask64 m, bool full) {
         _mm512_mask_storeu_epi8(p, m, v);
 }
 
-/* ---- the general path: 16x4 tiles ------------------------------------------------------- */
+/* ---- the general path: 16x16 tiles, and 8x16 half tiles --------------------------------- */
 
-/* 4x4 transpose inside each 128-bit lane of r0..r3; rk becomes destination row k. */
-#define TRANSPOSE_LANES(r0, r1, r2, r3)                                                            \
-    do {                                                                                           \
-        const __m512i a0_ = _mm512_unpacklo_epi32(r0, r1), a1_ = _mm512_unpackhi_epi32(r0, r1);    \
-        const __m512i a2_ = _mm512_unpacklo_epi32(r2, r3), a3_ = _mm512_unpackhi_epi32(r2, r3);    \
-        r0 = _mm512_unpacklo_epi64(a0_, a2_);                                                      \
-        r1 = _mm512_unpackhi_epi64(a0_, a2_);                                                      \
-        r2 = _mm512_unpacklo_epi64(a1_, a3_);                                                      \
-        r3 = _mm512_unpackhi_epi64(a1_, a3_);                                                      \
-    } while (0)
-
-/* Lanes 0..3 from p, p + step, p + 2 step, p + 3 step (16 bytes each). */
-RL_INLINE __m512i load_lanes(const uint8_t *p, size_t step) {
-    __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p));
-    v = _mm512_mask_broadcast_i32x4(v, 0x00F0, _mm_loadu_si128((const __m128i *)(p + step)));
-    v = _mm512_mask_broadcast_i32x4(v, 0x0F00, _mm_loadu_si128((const __m128i *)(p + 2 * step)));
-    return _mm512_mask_broadcast_i32x4(v, 0xF000, _mm_loadu_si128((const __m128i *)(p + 3 * step)));
+/* Stages 1-2 of a transpose, on groups of four rows r[4g..4g+3]: afterwards r[4g + q], lane L,
+ * holds rows 4g..4g+3 of column 4L + q. */
+RL_INLINE void transpose_4x4_lanes(__m512i *r, int groups) {
+    for (int g = 0; g < groups; ++g) {
+        __m512i *x = r + 4 * g;
+        const __m512i a0 = _mm512_unpacklo_epi32(x[0], x[1]), a1 = _mm512_unpackhi_epi32(x[0], x[1]);
+        const __m512i a2 = _mm512_unpacklo_epi32(x[2], x[3]), a3 = _mm512_unpackhi_epi32(x[2], x[3]);
+        x[0] = _mm512_unpacklo_epi64(a0, a2);
+        x[1] = _mm512_unpackhi_epi64(a0, a2);
+        x[2] = _mm512_unpacklo_epi64(a1, a3);
+        x[3] = _mm512_unpackhi_epi64(a1, a3);
+    }
 }
 
-/* Source rows 0..15 x columns 0..3 at s -> destination rows 0..3 x columns 0..15 at d. */
+/* 16x16 transpose in registers: r[i] = source row i on entry, destination row i on exit. */
+RL_INLINE void transpose_16x16(__m512i r[16]) {
+    transpose_4x4_lanes(r, 4);
+    /* lanes (L0, L2) and (L1, L3) of row groups 0|1 and 2|3 */
+    __m512i v[16];
+    for (int h = 0; h < 2; ++h)
+        for (int q = 0; q < 4; ++q) {
+            const __m512i a = r[8 * h + q], b = r[8 * h + 4 + q];
+            v[8 * h + 2 * q] = _mm512_shuffle_i32x4(a, b, 0x88);
+            v[8 * h + 2 * q + 1] = _mm512_shuffle_i32x4(a, b, 0xdd);
+        }
+    for (int q = 0; q < 4; ++q) {
+        r[q] = _mm512_shuffle_i32x4(v[2 * q], v[8 + 2 * q], 0x88);
+        r[8 + q] = _mm512_shuffle_i32x4(v[2 * q], v[8 + 2 * q], 0xdd);
+        r[4 + q] = _mm512_shuffle_i32x4(v[2 * q + 1], v[9 + 2 * q], 0x88);
+        r[12 + q] = _mm512_shuffle_i32x4(v[2 * q + 1], v[9 + 2 * q], 0xdd);
+    }
+}
+
+/* Source rows 0..15 x columns 0..15 at s -> destination rows 0..15 x columns 0..15 at d: whole
+ * 64-byte rows on both sides. */
 RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    __m512i r0 = load_lanes(s, 4 * ss), r1 = load_lanes(s + ss, 4 * ss);
-    __m512i r2 = load_lanes(s + 2 * ss, 4 * ss), r3 = load_lanes(s + 3 * ss, 4 * ss);
-    TRANSPOSE_LANES(r0, r1, r2, r3);
-    _mm512_storeu_si512(d, r0);
-    _mm512_storeu_si512(d + ds, r1);
-    _mm512_storeu_si512(d + 2 * ds, r2);
-    _mm512_storeu_si512(d + 3 * ds, r3);
+    __m512i r[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(s + i * ss);
+    transpose_16x16(r);
+    for (int i = 0; i < 16; ++i) _mm512_storeu_si512(d + i * ds, r[i]);
 }
 
-/* The same for the first nr <= 16 rows and nc <= 4 columns only. */
+/* The same for the first nr <= 16 rows and nc <= 16 columns only (masked: rows past nr are
+ * never read, destination elements past nr never written). */
 static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
                                                 size_t nr, size_t nc) {
-    const __mmask16 lm = (__mmask16)first_bytes(nc * ES);
-    __m512i r[4];
-    for (size_t k = 0; k < 4; ++k) {
-        __m512i v = _mm512_setzero_si512();
-        for (size_t l = 0; l < 4 && 4 * l + k < nr; ++l)
-            v = _mm512_mask_broadcast_i32x4(v, (__mmask16)(0xFu << (4 * l)),
-                                            _mm_maskz_loadu_epi8(lm, s + (4 * l + k) * ss));
-        r[k] = v;
+    const __mmask16 lm = (__mmask16)((1u << nc) - 1), sm = (__mmask16)((1u << nr) - 1);
+    __m512i r[16];
+    for (size_t i = 0; i < 16; ++i)
+        r[i] = _mm512_maskz_loadu_epi32(i < nr ? lm : 0, s + i * ss);
+    transpose_16x16(r);
+    for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi32(d + k * ds, sm, r[k]);
+}
+
+/* Source rows 0..7 x columns 0..15 at s -> destination rows 0..15 x columns 0..7 at d (32-byte
+ * rows: nchw -> nChw8c). */
+#define RL_HALF_TILE 1
+RL_INLINE void tile_half(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    __m512i r[8];
+    for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_si512(s + i * ss);
+    transpose_4x4_lanes(r, 2);
+    /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
+    const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    for (int q = 0; q < 4; ++q) {
+        const __m512i x = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
+        const __m512i y = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
+        _mm256_storeu_si256((__m256i *)(d + q * ds), _mm512_castsi512_si256(x));
+        _mm256_storeu_si256((__m256i *)(d + (4 + q) * ds), _mm512_extracti64x4_epi64(x, 1));
+        _mm256_storeu_si256((__m256i *)(d + (8 + q) * ds), _mm512_castsi512_si256(y));
+        _mm256_storeu_si256((__m256i *)(d + (12 + q) * ds), _mm512_extracti64x4_epi64(y, 1));
     }
-    TRANSPOSE_LANES(r[0], r[1], r[2], r[3]);
-    const __mmask64 sm = first_bytes(nr * ES);
-    for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi8(d + k * ds, sm, r[k]);
 }
 
 /* ---- zip and unzip: 2..4 rows <-> one interleaved stream, by vpermt2d ----------------- */
@@ -166,7 +193,7 @@ RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_
 /* ---- the walks around tiles and blocks, and the entry: transpose-walk.h ---------------- */
 #include "transpose-walk.h"
 
-void rl_x32_transpose_16x4__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
+void rl_x32_transpose_16x16__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
                                    void *dst, size_t dst_stride) {
     transpose_any(rows, cols, src, src_stride, dst, dst_stride);
 }
