@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -98,6 +99,15 @@ rl_isa_t rl_cpu_isa_effective(void) {
     const rl_isa_t hw = hw_level();
     const rl_isa_t cap = (rl_isa_t)atomic_load(&isa_cap);
     return cap < hw ? cap : hw;
+}
+
+size_t rl_cpu_stream_threshold(void) {
+    long llc = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE /* glibc */
+    llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return llc > 0 ? (size_t)llc / 4 : (size_t)8 << 20;
 }
 
 const char *rl_isa_name(rl_isa_t isa) { return (int)isa < RL_ISA_COUNT ? names[isa] : names[0]; }

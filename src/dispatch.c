@@ -15,6 +15,9 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
     if ((isa) <= level && !(slot)) (slot) = fn, (info) = (rl_kernel_info_t){#fn, (isa)};
 #define RL_TRANSPOSE(isa, bits, fn)                                                            \
     RL_TAKE(t->transpose[log2_bytes(bits)], t->transpose_info[log2_bytes(bits)], isa, fn)
+#define RL_TRANSPOSE_STREAM(isa, bits, fn)                                                     \
+    RL_TAKE(t->transpose_stream[log2_bytes(bits)], t->transpose_stream_info[log2_bytes(bits)], \
+            isa, fn)
 #define RL_GATHER(isa, bits, fn)                                                               \
     RL_TAKE(t->gather[log2_bytes(bits)], t->gather_info[log2_bytes(bits)], isa, fn)
 #define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], t->to_f32_info[dt], isa, fn)
@@ -25,11 +28,15 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #include "simd/gather.inc"
 #include "simd/unzip.inc"
 #undef RL_TRANSPOSE
+#undef RL_TRANSPOSE_STREAM
 #undef RL_GATHER
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
 #undef RL_UNZIP_F32
 #undef RL_TAKE
+    for (int k = 0; k < 3; ++k) /* a streaming kernel only if as vectorised as the plain one */
+        if (!t->transpose_stream[k] || t->transpose_stream_info[k].isa < t->transpose_info[k].isa)
+            t->transpose_stream[k] = t->transpose[k], t->transpose_stream_info[k] = t->transpose_info[k];
 }
 
 static void fill_tables(void) {

@@ -16,6 +16,8 @@ typedef struct {
 typedef struct {
     rl_transpose_fn transpose[3]; /* by log2 of the element size: x8, x16, x32 */
     rl_kernel_info_t transpose_info[3];
+    rl_transpose_fn transpose_stream[3]; /* streaming stores, else the same as transpose[] */
+    rl_kernel_info_t transpose_stream_info[3];
     rl_gather_fn gather[3]; /* by log2 of the element size */
     rl_kernel_info_t gather_info[3];
     rl_cvt_to_f32_fn to_f32[RL_DT_COUNT]; /* by source type */

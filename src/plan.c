@@ -399,6 +399,17 @@ static bool zero_regions(region_list_t *out, const rl_ref_exec_t *e) {
 
 /* ---- kernels and the name ------------------------------------------------------------------ */
 
+/* Bytes the plan writes: every region's elements, padding included. */
+static size_t plan_dst_bytes(const rl_plan_t *p) {
+    size_t n = 0;
+    for (int i = 0; i < p->nregions; ++i) {
+        size_t elems = 1;
+        for (int k = 0; k < p->regions[i].nnodes; ++k) elems *= (size_t)p->regions[i].node[k].n;
+        n += elems;
+    }
+    return n * p->dst_es;
+}
+
 static int log2_size(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : 2; }
 
 static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
@@ -487,7 +498,9 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     }
     p->regions = list.regions, p->nregions = list.n;
     const rl_kernel_table_t *t = rl_kernel_table(isa);
+    p->stream = plan_dst_bytes(p) >= rl_cpu_stream_threshold();
     p->transpose = t->transpose[log2_size(p->src_es)];
+    p->transpose_dst = (p->stream ? t->transpose_stream : t->transpose)[log2_size(p->src_es)];
     p->gather = t->gather[log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
@@ -511,7 +524,8 @@ void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
         at += w > 0 ? (size_t)w : 0;                                                               \
     } while (0)
     if (len) buf[0] = '\0';
-    RL_PUT("plan %s, %d region%s", p->impl, p->nregions, p->nregions == 1 ? "" : "s");
+    RL_PUT("plan %s, %d region%s%s", p->impl, p->nregions, p->nregions == 1 ? "" : "s",
+           p->stream ? ", streaming stores" : "");
     for (int i = 0; i < p->nregions; ++i) {
         const rl_plan_region_t *r = &p->regions[i];
         RL_PUT("\n  [%d] %s off=%lld/%lld nodes(n:src/dst)", i, kinds[r->kernel],

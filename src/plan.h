@@ -51,7 +51,10 @@ typedef struct {
     size_t src_es, dst_es;
     rl_data_type_t src_dt, dst_dt;
     bool convert;              /* types differ or attributes apply: the cvt pipeline runs */
-    rl_transpose_fn transpose; /* by the source element size */
+    bool stream;               /* the destination is past rl_cpu_stream_threshold() */
+    rl_transpose_fn transpose;     /* by the source element size (into the staging buffer) */
+    rl_transpose_fn transpose_dst; /* the same straight into the destination: the
+                                      streaming-store variant when `stream` */
     rl_gather_fn gather;
     rl_cvt_to_f32_fn to_f32;
     rl_cvt_from_f32_fn from_f32;

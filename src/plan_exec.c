@@ -169,12 +169,12 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         const bool gather = r->kernel == RL_PK_GATHER;
         if (!p->convert) {
             if (!gather) {
-                p->transpose((size_t)c0, (size_t)c1, s, (size_t)(k0->s[0] * ses), d,
-                             (size_t)(k1->s[1] * des));
+                p->transpose_dst((size_t)c0, (size_t)c1, s, (size_t)(k0->s[0] * ses), d,
+                                 (size_t)(k1->s[1] * des));
                 return;
             }
             for (rl_dim_t i = 0; i < c1; ++i)
-                p->transpose((size_t)c0, 1, s + i * k1->s[0] * ses, (size_t)(k0->s[0] * ses),
+                p->transpose_dst((size_t)c0, 1, s + i * k1->s[0] * ses, (size_t)(k0->s[0] * ses),
                              d + i * k1->s[1] * des, (size_t)(c0 * des));
             return;
         }

@@ -14,6 +14,10 @@
  *   tile(s, ss, d, ds) and tile_part(s, ss, d, ds, nr, nc)
  *   RL_HALF_TILE    optional, 1 (masked walk): tile_half(s, ss, d, ds) moves TILE_R / 2 rows, so
  *                     a strip of TILE_R / 2 .. TILE_R - 1 rows runs whole half tiles first
+ *   RL_STREAM_TILE  optional, 1 (masked walk): tile_stream(s, ss, d, ds) is tile() with
+ *                     non-temporal stores (and tile_half_stream tile_half()), used for whole
+ *                     tiles when transpose_any's `stream` is set and the destination lines
+ *                     are 64-byte aligned; the caller fences
  *   RL_INLINE       its always-inline storage class
  * and gets transpose_any(rows, cols, src, src_stride, dst, dst_stride), the kernel's body. */
 #ifndef RL_SIMD_TRANSPOSE_WALK_H
@@ -44,11 +48,45 @@ static size_t block_cols(size_t ss, size_t ds) {
     return bj < TILE_C ? TILE_C : bj;
 }
 
+#ifndef RL_HALF_TILE
+#define RL_HALF_TILE 0
+#endif
+#ifndef RL_STREAM_TILE
+#define RL_STREAM_TILE 0
+#endif
+
 #if RL_MASKED_TAILS
+/* A whole tile, with streaming stores when asked for and the destination allows them. */
+RL_INLINE void put_tile(bool stream, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+#if RL_STREAM_TILE
+    if (stream) {
+        tile_stream(s, ss, d, ds);
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    tile(s, ss, d, ds);
+}
+
+#if RL_HALF_TILE
+RL_INLINE void put_half(bool stream, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+#if RL_STREAM_TILE
+    if (stream) {
+        tile_half_stream(s, ss, d, ds);
+        return;
+    }
+#endif
+    tile_half(s, ss, d, ds);
+}
+#endif
+
 /* Column blocks of bj source columns, each swept over all rows in TILE_R-row strips: every
  * source line is read once, every destination line written whole. */
-static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
+                  bool stream) {
     const size_t bj = block_cols(ss, ds);
+    stream = stream && ((uintptr_t)d | ds) % 64 == 0; /* whole, aligned lines only */
     for (size_t j0 = 0; j0 < cols; j0 += bj) {
         const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / TILE_C, rest = nj % TILE_C;
         const uint8_t *sp = s + j0 * ES;
@@ -59,14 +97,14 @@ static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t
             uint8_t *b = dp;
             if (nr == TILE_R) {
                 for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
-                    tile(a, ss, b, ds);
+                    put_tile(stream, a, ss, b, ds);
                 if (rest) tile_part(a, ss, b, ds, nr, rest);
                 continue;
             }
 #if RL_HALF_TILE
             if (nr >= TILE_R / 2) { /* a half-height strip of whole tiles first */
                 for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
-                    tile_half(a, ss, b, ds);
+                    put_half(stream, a, ss, b, ds);
                 if (rest) tile_part(a, ss, b, ds, TILE_R / 2, rest);
                 nr -= TILE_R / 2;
                 a = sp + TILE_R / 2 * ss;
@@ -132,8 +170,10 @@ RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, u
 }
 
 /* Column blocks swept in strips of 2 x TILE_R rows, then TILE_R rows (the last overlapping);
- * problems smaller than a tile go through tile_part. */
-static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+ * problems smaller than a tile go through tile_part. (No streaming variant: `stream` unused.) */
+static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
+                  bool stream) {
+    (void)stream;
     if (rows < TILE_R || cols < TILE_C) {
         for (size_t i = 0; i < rows; i += TILE_R)
             for (size_t j = 0; j < cols; j += TILE_C)
@@ -204,9 +244,10 @@ static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
 #endif
 
 /* The kernel: 1-row and 1-column problems are strided copies, 2-4 rows into a tight
- * destination a zip, 2-4 columns from a tight source an unzip, the rest register tiles. */
+ * destination a zip, 2-4 columns from a tight source an unzip, the rest register tiles (with
+ * streaming stores when `stream` is set and the file has them). */
 static inline void transpose_any(size_t rows, size_t cols, const void *src, size_t src_stride,
-                                 void *dst, size_t dst_stride) {
+                                 void *dst, size_t dst_stride, bool stream) {
     assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
     assert(cols <= 1 || dst_stride >= rows * ES);
     const uint8_t *s = src;
@@ -224,7 +265,7 @@ static inline void transpose_any(size_t rows, size_t cols, const void *src, size
     else if (unzip_ok)
         unzip(cols, rows, s, d, dst_stride);
     else
-        tiles(rows, cols, s, src_stride, d, dst_stride);
+        tiles(rows, cols, s, src_stride, d, dst_stride, stream);
 }
 
 #endif

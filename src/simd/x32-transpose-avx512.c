@@ -68,12 +68,25 @@ RL_INLINE void transpose_16x16(__m512i r[16]) {
 }
 
 /* Source rows 0..15 x columns 0..15 at s -> destination rows 0..15 x columns 0..15 at d: whole
- * 64-byte rows on both sides. */
-RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+ * 64-byte rows on both sides; tile_stream writes them with non-temporal stores (d and ds
+ * 64-byte aligned). */
+RL_INLINE void tile_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, bool stream) {
     __m512i r[16];
     for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(s + i * ss);
     transpose_16x16(r);
-    for (int i = 0; i < 16; ++i) _mm512_storeu_si512(d + i * ds, r[i]);
+    for (int i = 0; i < 16; ++i) {
+        if (stream)
+            _mm512_stream_si512((void *)(d + i * ds), r[i]);
+        else
+            _mm512_storeu_si512(d + i * ds, r[i]);
+    }
+}
+RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    tile_with(s, ss, d, ds, false);
+}
+#define RL_STREAM_TILE 1
+RL_INLINE void tile_stream(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    tile_with(s, ss, d, ds, true);
 }
 
 /* The same for the first nr <= 16 rows and nc <= 16 columns only (masked: rows past nr are
@@ -89,9 +102,14 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
 }
 
 /* Source rows 0..7 x columns 0..15 at s -> destination rows 0..15 x columns 0..7 at d (32-byte
- * rows: nchw -> nChw8c). */
-#define RL_HALF_TILE 1
-RL_INLINE void tile_half(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+ * rows: nchw -> nChw8c); tile_half_stream with non-temporal stores (d and ds 32-byte aligned). */
+RL_INLINE void store_half(uint8_t *p, __m256i v, bool stream) {
+    if (stream)
+        _mm256_stream_si256((__m256i *)(void *)p, v);
+    else
+        _mm256_storeu_si256((__m256i *)(void *)p, v);
+}
+RL_INLINE void tile_half_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, bool stream) {
     __m512i r[8];
     for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_si512(s + i * ss);
     transpose_4x4_lanes(r, 2);
@@ -101,11 +119,18 @@ RL_INLINE void tile_half(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
     for (int q = 0; q < 4; ++q) {
         const __m512i x = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
         const __m512i y = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
-        _mm256_storeu_si256((__m256i *)(d + q * ds), _mm512_castsi512_si256(x));
-        _mm256_storeu_si256((__m256i *)(d + (4 + q) * ds), _mm512_extracti64x4_epi64(x, 1));
-        _mm256_storeu_si256((__m256i *)(d + (8 + q) * ds), _mm512_castsi512_si256(y));
-        _mm256_storeu_si256((__m256i *)(d + (12 + q) * ds), _mm512_extracti64x4_epi64(y, 1));
+        store_half(d + q * ds, _mm512_castsi512_si256(x), stream);
+        store_half(d + (4 + q) * ds, _mm512_extracti64x4_epi64(x, 1), stream);
+        store_half(d + (8 + q) * ds, _mm512_castsi512_si256(y), stream);
+        store_half(d + (12 + q) * ds, _mm512_extracti64x4_epi64(y, 1), stream);
     }
+}
+#define RL_HALF_TILE 1
+RL_INLINE void tile_half(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    tile_half_with(s, ss, d, ds, false);
+}
+RL_INLINE void tile_half_stream(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
+    tile_half_with(s, ss, d, ds, true);
 }
 
 /* ---- zip and unzip: 2..4 rows <-> one interleaved stream, by vpermt2d ----------------- */
@@ -194,6 +219,12 @@ RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_
 #include "transpose-walk.h"
 
 void rl_x32_transpose_16x16__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
-                                   void *dst, size_t dst_stride) {
-    transpose_any(rows, cols, src, src_stride, dst, dst_stride);
+                                    void *dst, size_t dst_stride) {
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride, false);
+}
+
+void rl_x32_transpose_16x16_stream__avx512(size_t rows, size_t cols, const void *src,
+                                           size_t src_stride, void *dst, size_t dst_stride) {
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride, true);
+    _mm_sfence(); /* streaming stores are weakly ordered: done before the pool says so */
 }

@@ -31,8 +31,10 @@ typedef struct {
 
 static const kernel_t kernels[] = {
 #define RL_TRANSPOSE(isa, bits, fn) {isa, bits, fn, #fn},
+#define RL_TRANSPOSE_STREAM(isa, bits, fn) RL_TRANSPOSE(isa, bits, fn)
 #include "simd/transpose.inc"
 #undef RL_TRANSPOSE
+#undef RL_TRANSPOSE_STREAM
 };
 
 static tu_rng_t rng;
@@ -49,7 +51,8 @@ static void on_fault(int sig) {
 }
 
 /* ---- buffers ------------------------------------------------------------------------- */
-enum { AT_PAGE_END, AT_PAGE_START, ON_HEAP_ODD, NPLACES };
+enum { AT_PAGE_END, AT_PAGE_START, ON_HEAP_ODD, DST_LINE_ALIGNED, NPLACES };
+enum { GUARD = 19 }; /* bytes before and after the destination region */
 
 typedef struct {
     uint8_t *map; /* mmap'd pages (AT_PAGE_*) */
@@ -58,8 +61,9 @@ typedef struct {
     uint8_t *p;    /* the n bytes */
 } buf_t;
 
-/* n bytes: flush against an inaccessible page after them or before them, or on the heap at
- * an odd offset into an allocation that ends right after them. */
+/* n bytes: flush against an inaccessible page after them or before them, on the heap at an
+ * odd offset into an allocation that ends right after them, or GUARD bytes before a 64-byte
+ * boundary (a destination region on whole cache lines: the streaming-store path). */
 static uint8_t *buf_alloc(buf_t *b, size_t n, int place) {
     memset(b, 0, sizeof(*b));
     if (n == 0) n = 1;
@@ -69,7 +73,8 @@ static uint8_t *buf_alloc(buf_t *b, size_t n, int place) {
         return b->p = b->heap + off;
     }
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    size_t body = (n + pg - 1) / pg * pg;
+    const size_t lead = place == DST_LINE_ALIGNED ? 64 - GUARD % 64 : 0;
+    size_t body = (lead + n + pg - 1) / pg * pg;
     b->map_len = body + 2 * pg;
     void *m = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
@@ -81,7 +86,7 @@ static uint8_t *buf_alloc(buf_t *b, size_t n, int place) {
         perror("mprotect");
         abort();
     }
-    return b->p = place == AT_PAGE_END ? b->map + pg + body - n : b->map + pg;
+    return b->p = place == AT_PAGE_END ? b->map + pg + body - n : b->map + pg + lead;
 }
 
 static void buf_free(buf_t *b) {
@@ -90,8 +95,6 @@ static void buf_free(buf_t *b) {
 }
 
 /* ---- one case -------------------------------------------------------------------------- */
-enum { GUARD = 19 }; /* bytes before and after the destination region */
-
 static long kernel_cases, kernel_failures;
 
 static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, size_t ds,
