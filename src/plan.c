@@ -197,6 +197,33 @@ static void order_and_fold(rl_plan_region_t *r) {
 
 static rl_dim_t min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
 
+/* Outer nodes of a table region that step the source by less than the span one table reads
+ * come back to the same source lines (a shuffle on nChw16c: the next destination block reads
+ * the next lane of the same source vectors). Moved innermost, just outside the table, the
+ * smallest step last, they reread those lines from L1 instead of a pass over the tensor
+ * later: nChw16c g4 8x256x56x56 reads each source line from memory once, not four times. */
+static rl_dim_t abs_dim(rl_dim_t x) { return x < 0 ? -x : x; }
+
+static void revisits_inside(rl_plan_region_t *r, const int32_t *table, rl_dim_t m) {
+    int32_t lo = table[0], hi = table[0];
+    for (rl_dim_t i = 1; i < m; ++i) lo = table[i] < lo ? table[i] : lo, hi = table[i] > hi ? table[i] : hi;
+    const rl_dim_t span = (rl_dim_t)hi - lo + 1;
+    const int last = r->nnodes - 1;
+    rl_plan_node_t near[RL_PLAN_MAX_NODES], far[RL_PLAN_MAX_NODES];
+    int nn = 0, nf = 0;
+    for (int k = 0; k < last; ++k) {
+        if (abs_dim(r->node[k].s[0]) < span) near[nn++] = r->node[k];
+        else far[nf++] = r->node[k];
+    }
+    for (int i = 1; i < nn; ++i) /* the smallest step innermost: rereads come soonest */
+        for (int j = i; j > 0 && abs_dim(near[j].s[0]) > abs_dim(near[j - 1].s[0]); --j) {
+            const rl_plan_node_t t = near[j];
+            near[j] = near[j - 1], near[j - 1] = t;
+        }
+    memcpy(r->node, far, (size_t)nf * sizeof far[0]);
+    memcpy(r->node + nf, near, (size_t)nn * sizeof near[0]);
+}
+
 /* Short destination runs (< 16 elements) whose outer nodes continue the destination
  * contiguously become one run of m elements read through a table of source offsets: a
  * shuffle on a blocked axis, where 2-D tiles would be 4x4. The nodes change only when the
@@ -246,6 +273,7 @@ static int try_table(rl_plan_region_t *r) {
     r->nnodes = first + 1;
     r->table = table;
     r->kernel = RL_PK_TABLE;
+    revisits_inside(r, table, m);
     return 1;
 }
 

@@ -1,12 +1,98 @@
-/* x32 gather, AVX-512: 16 destination elements per vpgatherdd from 16 table entries; the
- * tail uses a masked gather and a masked store, so no lane outside [0, m) is touched. Table
- * offsets are element offsets scaled by 4 in the gather's addressing. */
+/* x32 gather, AVX-512. Tables that repeat every 16 entries with a constant source step (a
+ * channel shuffle on a blocked axis: each 16-lane destination vector takes a few lanes from
+ * each of a few source blocks, the same way at every pixel) run as vector permutes: per 16
+ * destination elements, one masked load and one vpermd per source window of 16 elements.
+ * Other tables use vpgatherdd, 16 entries at a time; the tail a masked gather and store. No
+ * element outside the table's offsets is read (masked loads), none outside [0, m) written. */
 #include "kernels.h"
 
 #include <immintrin.h>
+#include <stdbool.h>
+
+enum { MAX_WINDOWS = 8 }; /* more source windows than this: the plain gather */
+
+/* The first 16 table entries split into windows of 16 source elements (base, 16-aligned in
+ * element offsets); each window's entries: `lanes` (destination lanes), `elems` (window
+ * elements read) and perm (lane -> window element). */
+typedef struct {
+    int n;
+    int32_t step; /* source elements from one 16-entry period to the next */
+    int32_t base[MAX_WINDOWS];
+    __mmask16 lanes[MAX_WINDOWS], elems[MAX_WINDOWS];
+    int32_t perm[MAX_WINDOWS][16];
+} windows_t;
+
+/* Whether idx (m entries) repeats every 16 entries with a constant step and its first 16
+ * entries fall in at most MAX_WINDOWS windows; fills w when it does. */
+static bool find_windows(size_t m, const int32_t *idx, windows_t *w) {
+    if (m < 32 || m % 16 != 0) return false;
+    const __m512i first = _mm512_loadu_si512((const void *)idx);
+    w->step = idx[16] - idx[0];
+    for (size_t k = 1; k < m / 16; ++k) {
+        const __m512i want = _mm512_add_epi32(first, _mm512_set1_epi32((int32_t)k * w->step));
+        if (_mm512_cmpneq_epi32_mask(_mm512_loadu_si512((const void *)(idx + 16 * k)), want))
+            return false;
+    }
+    w->n = 0;
+    for (int l = 0; l < 16; ++l) {
+        const int32_t base = (int32_t)((uint32_t)(idx[l] >> 4) << 4); /* floor to 16 */
+        int j = 0;
+        while (j < w->n && w->base[j] != base) ++j;
+        if (j == w->n) {
+            if (w->n == MAX_WINDOWS) return false;
+            w->base[j] = base, w->lanes[j] = 0, w->elems[j] = 0, w->n++;
+        }
+        w->lanes[j] |= (__mmask16)(1u << l);
+        w->elems[j] |= (__mmask16)(1u << (idx[l] - base));
+        w->perm[j][l] = idx[l] - base;
+    }
+    return true;
+}
+
+/* n windows, a compile-time constant after inlining: the window registers stay in registers. */
+static inline __attribute__((always_inline)) void
+gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size_t src_stride,
+         char *dst, size_t dst_stride) {
+    __m512i perm[MAX_WINDOWS];
+    __mmask16 lanes[MAX_WINDOWS], elems[MAX_WINDOWS];
+    ptrdiff_t base[MAX_WINDOWS];
+    for (int j = 0; j < n; ++j) {
+        perm[j] = _mm512_loadu_si512((const void *)w->perm[j]);
+        lanes[j] = w->lanes[j], elems[j] = w->elems[j], base[j] = (ptrdiff_t)w->base[j] * 4;
+    }
+    const ptrdiff_t step = (ptrdiff_t)w->step * 4;
+    for (size_t r = 0; r < rows; ++r) {
+        const char *s = src + r * src_stride;
+        char *d = dst + r * dst_stride;
+        for (size_t k = 0; k < m / 16; ++k, d += 64, s += step) {
+            __m512i acc = _mm512_maskz_permutexvar_epi32(
+                lanes[0], perm[0], _mm512_maskz_loadu_epi32(elems[0], s + base[0]));
+            for (int j = 1; j < n; ++j)
+                acc = _mm512_mask_permutexvar_epi32(
+                    acc, lanes[j], perm[j], _mm512_maskz_loadu_epi32(elems[j], s + base[j]));
+            _mm512_storeu_si512((void *)d, acc);
+        }
+    }
+}
+
+static void gather_windows(size_t rows, size_t m, const windows_t *w, const char *src,
+                           size_t src_stride, char *dst, size_t dst_stride) {
+    switch (w->n) {
+#define N(k)                                                                                       \
+    case k: gather_n(k, rows, m, w, src, src_stride, dst, dst_stride); break;
+        N(1) N(2) N(3) N(4) N(5) N(6) N(7)
+    default: gather_n(MAX_WINDOWS, rows, m, w, src, src_stride, dst, dst_stride); break;
+#undef N
+    }
+}
 
 void rl_x32_gather__avx512(size_t rows, size_t m, const int32_t *idx, const void *src,
                            size_t src_stride, void *dst, size_t dst_stride) {
+    windows_t w;
+    if (find_windows(m, idx, &w)) {
+        gather_windows(rows, m, &w, src, src_stride, dst, dst_stride);
+        return;
+    }
     for (size_t r = 0; r < rows; ++r) {
         const char *s = (const char *)src + r * src_stride;
         char *d = (char *)dst + r * dst_stride;

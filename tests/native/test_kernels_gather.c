@@ -1,7 +1,8 @@
 /*
  * test_kernels_gather — every gather kernel of src/simd/gather.inc whose ISA the cap allows
  * (RL_MAX_CPU_ISA), against the formula dst[r][i] = src[r][idx[i]], for m around every vector
- * width (1..40, 63..65, 1024), 1..3 rows, random tables with negative offsets, unaligned
+ * width (1..40, 63..65, 1024), 1..3 rows, random tables with negative offsets, periodic tables
+ * like a shuffle on a blocked axis (1..12 windows of 16 elements: the permute path), unaligned
  * buffers, and guard bytes around every destination row. Source buffers are exactly sized,
  * so ASan catches a lane read outside the table's reach. White-box: includes src/ headers.
  */
@@ -26,27 +27,58 @@ static const kernel_t kernels[] = {
 #undef RL_GATHER
 };
 
-static void check_one(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m) {
-    const size_t es = (size_t)k->bits / 8, span = 2 * m + 3, guard = 8;
+/* Runs k on `rows` rows of the table idx (m entries, offsets in [lo, hi]) and compares with
+ * the formula. Each source row is exactly the elements [lo, hi] (the first misaligned). */
+static void check_table(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m, const int32_t *idx,
+                        int64_t lo, int64_t hi) {
+    const size_t es = (size_t)k->bits / 8, span = (size_t)(hi - lo + 1), guard = 8;
     const size_t src_stride = span * es + es * (size_t)tu_range(rng, 0, 3);
     const size_t dst_stride = (m + guard) * es;
     const size_t src_bytes = (rows - 1) * src_stride + span * es;
     unsigned char *src = malloc(src_bytes + 1), *dst = malloc(rows * dst_stride + 1);
     unsigned char *want = malloc(rows * dst_stride);
-    int32_t *idx = malloc(m * sizeof *idx);
-    if (!src || !dst || !want || !idx) abort();
+    if (!src || !dst || !want) abort();
     unsigned char *s = src + 1, *d = dst + 1; /* unaligned on purpose */
     for (size_t i = 0; i < src_bytes; ++i) s[i] = (unsigned char)tu_next(rng);
     for (size_t i = 0; i < rows * dst_stride; ++i) d[i] = want[i] = 0xA5;
-    const size_t origin = m + 1; /* offsets in [-origin, span - origin) */
-    for (size_t i = 0; i < m; ++i) idx[i] = (int32_t)tu_range(rng, 0, (int64_t)span - 1) - (int32_t)origin;
     for (size_t r = 0; r < rows; ++r)
         for (size_t i = 0; i < m; ++i)
             memcpy(want + r * dst_stride + i * es,
-                   s + r * src_stride + (size_t)((int64_t)origin + idx[i]) * es, es);
-    k->fn(rows, m, idx, s + origin * es, src_stride, d, dst_stride);
+                   s + r * src_stride + (size_t)(idx[i] - lo) * es, es);
+    k->fn(rows, m, idx, s - lo * (int64_t)es, src_stride, d, dst_stride);
     CHECK_MSG(memcmp(d, want, rows * dst_stride) == 0, "%s rows=%zu m=%zu", k->name, rows, m);
-    free(src), free(dst), free(want), free(idx);
+    free(src), free(dst), free(want);
+}
+
+/* A random table: offsets anywhere in [-(m + 1), m + 1]. */
+static void check_one(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m) {
+    int32_t *idx = malloc(m * sizeof *idx);
+    if (!idx) abort();
+    const int64_t lo = -(int64_t)m - 1, hi = (int64_t)m + 1;
+    for (size_t i = 0; i < m; ++i) idx[i] = (int32_t)tu_range(rng, lo, hi);
+    idx[0] = (int32_t)lo, idx[m - 1] = (int32_t)hi; /* the whole span is read */
+    check_table(k, rng, rows, m, idx, lo, hi);
+    free(idx);
+}
+
+/* A table like a channel shuffle on a blocked axis: 16 entries drawn from `nwin` windows of
+ * 16 elements (some lanes of each, the windows 16-aligned, possibly negative), repeated
+ * `periods` times `step` elements further on. Windows at the span's ends check that the
+ * permute path reads only the elements the table names. */
+static void check_periodic(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t periods, int nwin) {
+    const size_t m = 16 * periods;
+    int32_t *idx = malloc(m * sizeof *idx);
+    if (!idx) abort();
+    int32_t base[16];
+    for (int j = 0; j < nwin; ++j) base[j] = 16 * ((int32_t)tu_range(rng, -8, 8) * 5 + j);
+    const int32_t step = (int32_t)tu_range(rng, 1, 40);
+    for (int l = 0; l < 16; ++l)
+        idx[l] = base[l < nwin ? l : tu_range(rng, 0, nwin - 1)] + (int32_t)tu_range(rng, 0, 15);
+    for (size_t i = 16; i < m; ++i) idx[i] = idx[i - 16] + step;
+    int64_t lo = idx[0], hi = idx[0];
+    for (size_t i = 0; i < m; ++i) lo = idx[i] < lo ? idx[i] : lo, hi = idx[i] > hi ? idx[i] : hi;
+    check_table(k, rng, rows, m, idx, lo, hi);
+    free(idx);
 }
 
 int main(void) {
@@ -61,6 +93,9 @@ int main(void) {
         for (size_t rows = 1; rows <= 3; ++rows) {
             for (size_t m = 1; m <= 40; ++m) check_one(k, &rng, rows, m);
             for (size_t j = 0; j < sizeof extra / sizeof extra[0]; ++j) check_one(k, &rng, rows, extra[j]);
+            for (int nwin = 1; nwin <= 12; ++nwin)
+                for (size_t periods = 1; periods <= 5; periods += 2)
+                    check_periodic(k, &rng, rows, periods == 5 ? 64 : periods, nwin);
         }
         printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");
     }
