@@ -111,6 +111,28 @@ static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_
     }
 }
 
+/* n rows of `bytes` zeros, `stride` bytes apart. The padding of a blocked channel axis is a
+ * few elements per pixel (nChw16c with C = 30: 8 bytes every 64), so the usual sizes get a
+ * constant-size memset, which compiles to plain stores instead of a call per row. */
+static void zero_rows(char *d, rl_dim_t n, rl_dim_t stride, size_t bytes) {
+    switch (bytes) {
+#define ZERO_ROWS(B)                                                                               \
+    case B:                                                                                        \
+        for (rl_dim_t i = 0; i < n; ++i) memset(d + i * stride, 0, B);                            \
+        return;
+        ZERO_ROWS(4)
+        ZERO_ROWS(8)
+        ZERO_ROWS(12)
+        ZERO_ROWS(16)
+        ZERO_ROWS(24)
+        ZERO_ROWS(32)
+        ZERO_ROWS(48)
+#undef ZERO_ROWS
+    default:
+        for (rl_dim_t i = 0; i < n; ++i) memset(d + i * stride, 0, bytes);
+    }
+}
+
 /* One K1 x K0 tile of the item at offsets soff/doff (elements) and quant index q. */
 static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_dim_t q[],
                      rl_dim_t c0, rl_dim_t c1) {
@@ -123,7 +145,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
     rl_dim_t qi[RL_Q_COUNT];
     switch (r->kernel) {
     case RL_PK_ZERO:
-        for (rl_dim_t i = 0; i < c1; ++i) memset(d + i * k1->s[1] * des, 0, (size_t)(c0 * des));
+        zero_rows(d, c1, k1->s[1] * des, (size_t)(c0 * des));
         return;
     case RL_PK_CONTIG:
         if (!p->convert && c0 * ses == 64) {  /* a cache line per row (nhwc -> nChw16c f32): */
