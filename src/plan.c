@@ -196,18 +196,14 @@ static void order_and_fold(rl_plan_region_t *r) {
 }
 
 static rl_dim_t min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
+static rl_dim_t abs_dim(rl_dim_t x) { return x < 0 ? -x : x; }
 
 /* Outer nodes of a table region that step the source by less than the span one table reads
  * come back to the same source lines (a shuffle on nChw16c: the next destination block reads
  * the next lane of the same source vectors). Moved innermost, just outside the table, the
  * smallest step last, they reread those lines from L1 instead of a pass over the tensor
  * later: nChw16c g4 8x256x56x56 reads each source line from memory once, not four times. */
-static rl_dim_t abs_dim(rl_dim_t x) { return x < 0 ? -x : x; }
-
-static void revisits_inside(rl_plan_region_t *r, const int32_t *table, rl_dim_t m) {
-    int32_t lo = table[0], hi = table[0];
-    for (rl_dim_t i = 1; i < m; ++i) lo = table[i] < lo ? table[i] : lo, hi = table[i] > hi ? table[i] : hi;
-    const rl_dim_t span = (rl_dim_t)hi - lo + 1;
+static void revisits_inside(rl_plan_region_t *r, rl_dim_t span) {
     const int last = r->nnodes - 1;
     rl_plan_node_t near[RL_PLAN_MAX_NODES], far[RL_PLAN_MAX_NODES];
     int nn = 0, nf = 0;
@@ -252,6 +248,7 @@ static int try_table(rl_plan_region_t *r) {
     if (m < 32) return 0;
     int32_t *table = rl_malloc((size_t)m * sizeof *table);
     if (table == NULL) return -1;
+    rl_dim_t lo = 0, hi = 0; /* the source span the table reads */
     for (rl_dim_t i = 0; i < m; ++i) { /* digits innermost first; the partial node last */
         rl_dim_t off = 0, rest = i;
         for (int k = last; k >= first; --k) {
@@ -264,6 +261,8 @@ static int try_table(rl_plan_region_t *r) {
             return 0;
         }
         table[i] = (int32_t)off;
+        lo = i == 0 || off < lo ? off : lo;
+        hi = i == 0 || off > hi ? off : hi;
     }
     if (part > 1) { /* what is left of the partial node steps over whole tables */
         rl_plan_node_t *nd = &r->node[first - 1];
@@ -273,7 +272,7 @@ static int try_table(rl_plan_region_t *r) {
     r->nnodes = first + 1;
     r->table = table;
     r->kernel = RL_PK_TABLE;
-    revisits_inside(r, table, m);
+    revisits_inside(r, hi - lo + 1);
     return 1;
 }
 
@@ -430,11 +429,7 @@ static bool zero_regions(region_list_t *out, const rl_ref_exec_t *e) {
 /* Bytes the plan writes: every region's elements, padding included. */
 static size_t plan_dst_bytes(const rl_plan_t *p) {
     size_t n = 0;
-    for (int i = 0; i < p->nregions; ++i) {
-        size_t elems = 1;
-        for (int k = 0; k < p->regions[i].nnodes; ++k) elems *= (size_t)p->regions[i].node[k].n;
-        n += elems;
-    }
+    for (int i = 0; i < p->nregions; ++i) n += (size_t)rl_plan_region_elems(&p->regions[i]);
     return n * p->dst_es;
 }
 
@@ -445,8 +440,7 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
     rl_dim_t most = -1;
     for (int i = 0; i < p->nregions; ++i) { /* the kernel of the largest region names it */
         const rl_plan_region_t *r = &p->regions[i];
-        rl_dim_t elems = 1;
-        for (int k = 0; k < r->nnodes; ++k) elems *= r->node[k].n;
+        const rl_dim_t elems = rl_plan_region_elems(r);
         if (r->kernel != RL_PK_ZERO && elems > most) most = elems, main_kernel = r->kernel;
     }
     static const char *const kinds[] = {"zero", "copy", "transpose", "gather", "table", "unzip"};

@@ -45,6 +45,13 @@ typedef struct {
     int32_t *table;  /* RL_PK_TABLE: source offsets of K0's elements (owned) */
 } rl_plan_region_t;
 
+/* Elements of a region: the product of its nodes' sizes. */
+static inline rl_dim_t rl_plan_region_elems(const rl_plan_region_t *r) {
+    rl_dim_t n = 1;
+    for (int k = 0; k < r->nnodes; ++k) n *= r->node[k].n;
+    return n;
+}
+
 typedef struct {
     int nregions;
     rl_plan_region_t *regions; /* owned */

@@ -243,14 +243,13 @@ void rl_plan_run(const rl_plan_t *p, const rl_ref_exec_t *e, rl_threadpool_t *po
     for (int i = 0; i < p->nregions; ++i) {
         const rl_plan_region_t *r = &p->regions[i];
         size_t items = 1;
-        rl_dim_t elems = 1;
         for (int k = 0; k < r->nnodes; ++k) {
             const int kk = r->nnodes - 1 - k;
             const rl_dim_t blk = kk < 3 ? r->blk[kk] : 1;
             items *= (size_t)((r->node[k].n + blk - 1) / blk);
-            elems *= r->node[k].n;
         }
         job.r = r;
-        rl_parallelize(elems >= PARALLEL_MIN_ELEMS ? pool : NULL, run_items, &job, items);
+        const bool parallel = rl_plan_region_elems(r) >= PARALLEL_MIN_ELEMS;
+        rl_parallelize(parallel ? pool : NULL, run_items, &job, items);
     }
 }
