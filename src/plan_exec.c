@@ -59,19 +59,21 @@ static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
     const rl_plan_t *p = job->p;
     const rl_cvt_params_t prm = cvt_params(job, qidx);
     /* f32 pointers handed to kernels must be aligned; otherwise go through the buffer */
-    if (!job->to_f32 && (uintptr_t)s % sizeof(float) == 0) {
-        p->from_f32((size_t)n, (const float *)(const void *)s, d, &prm);
-        return;
-    }
     if (!job->from_f32 && (uintptr_t)d % sizeof(float) == 0) {
         p->to_f32((size_t)n, s, (float *)(void *)d, &prm);
         return;
     }
+    if (p->src_dt == RL_F32 && (uintptr_t)s % sizeof(float) == 0) {
+        p->from_f32((size_t)n, (const float *)(const void *)s, d, &prm); /* runs the src steps */
+        return;
+    }
+    rl_cvt_params_t dst_prm = prm; /* the source steps are done by to_f32 */
+    dst_prm.ops &= ~(unsigned)RL_CVT_SRC_BOTH;
     float buf[CVT_CHUNK];
     for (rl_dim_t at = 0; at < n; at += CVT_CHUNK) {
         const size_t m = (size_t)(n - at < CVT_CHUNK ? n - at : CVT_CHUNK);
         p->to_f32(m, s + at * (rl_dim_t)p->src_es, buf, &prm);
-        p->from_f32(m, buf, d + at * (rl_dim_t)p->dst_es, &prm);
+        p->from_f32(m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm);
     }
 }
 

@@ -23,7 +23,7 @@ static inline float src_ops(float v, const rl_cvt_params_t *p) {
         const size_t es = rl_dt_size(dt);                                                      \
         for (size_t i = 0; i < n; ++i) {                                                       \
             char *d = (char *)dst + i * es;                                                    \
-            float v = src[i];                                                                  \
+            float v = src_ops(src[i], p);                                                      \
             if (p->ops & RL_CVT_SUM) v = rl_sum_step(v, p->beta * load(d));                   \
             if (p->ops & RL_CVT_DST_SCALE) v = v / p->dst_scale;                               \
             if (p->ops & RL_CVT_DST_ZP) v = v + p->dst_zp;                                     \

@@ -1,4 +1,5 @@
-/* n f32 -> n u8/s8/s32/bf16/f16/f32 after sum (beta * dst_old), dst_scale, dst_zp (kernels.h),
+/* n f32 -> n u8/s8/s32/bf16/f16/f32 after src_zp, src_scale, sum (beta * dst_old), dst_scale,
+ * dst_zp (kernels.h),
  * AVX2: four ymm (32 elements, 8/16-bit results packed together) per iteration, then ymm steps
  * of 8, one loop per `ops` combination. Tail: the last n % 8 are moved in and out of registers
  * in 16/8/4/2/1-byte pieces; nothing outside the n elements is touched. */
@@ -11,11 +12,12 @@ typedef void (*store8_fn)(void *p, __m256 v);
 typedef void (*store32_fn)(void *p, __m256 a, __m256 b, __m256 c, __m256 d);
 
 typedef struct {
-    __m256 beta, scale, zp;
+    __m256 src_zp, src_scale, beta, scale, zp;
 } dst_params_t;
 
 RL_INLINE __m256 dst_ops(__m256 v, const void *d, load8_fn load, unsigned ops,
                          const dst_params_t *c) {
+    if (ops & RL_CVT_SRC_BOTH) v = _mm256_mul_ps(c->src_scale, _mm256_sub_ps(v, c->src_zp));
     if (ops & RL_CVT_SUM) v = rl_avx2_add_nan_first(v, _mm256_mul_ps(c->beta, load(d)));
     if (ops & RL_CVT_DST_SCALE) v = _mm256_div_ps(v, c->scale);
     if (ops & RL_CVT_DST_ZP) v = _mm256_add_ps(v, c->zp);
@@ -47,7 +49,8 @@ RL_INLINE void from_f32_run(size_t n, const float *src, char *dst, size_t es, lo
     }
 }
 
-#define RL_RUN(k) from_f32_run(n, src, d, es, load, store, store4, (k), &c)
+#define RL_RUN(k)     from_f32_run(n, src, d, es, load, store, store4, (k), &c)
+#define RL_RUN_SRC(k) RL_RUN((k) | RL_CVT_SRC_BOTH)
 
 RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_params_t *p, size_t es,
                         rl_cvt_from_f32_fn twin, load8_fn load, store8_fn store,
@@ -57,10 +60,13 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
         twin(n, src, dst, p);
         return;
     }
-    const dst_params_t c = {_mm256_set1_ps(p->beta), _mm256_set1_ps(p->dst_scale),
+    float src_zp, src_scale;
+    rl_cvt_src_neutral(p, &src_zp, &src_scale);
+    const dst_params_t c = {_mm256_set1_ps(src_zp), _mm256_set1_ps(src_scale),
+                            _mm256_set1_ps(p->beta), _mm256_set1_ps(p->dst_scale),
                             _mm256_set1_ps(p->dst_zp)};
     char *d = (char *)dst;
-    RL_CVT_DST_OPS_SWITCH(p->ops, RL_RUN)
+    RL_CVT_FROM_OPS_SWITCH(p->ops, RL_RUN, RL_RUN_SRC)
 }
 
 #define RL_AVX2_FROM_F32(name, twin, type, es)                                                     \

@@ -1,4 +1,5 @@
-/* n f32 -> n u8/s8/s32/bf16/f16/f32 after sum (beta * dst_old), dst_scale, dst_zp (kernels.h),
+/* n f32 -> n u8/s8/s32/bf16/f16/f32 after src_zp, src_scale, sum (beta * dst_old), dst_scale,
+ * dst_zp (kernels.h),
  * AVX-512: four zmm (64 elements, 8/16-bit results packed together) per iteration, then zmm
  * steps of 16, one loop per `ops` combination. Tail: one step under a lane mask (masked loads
  * and stores), so nothing outside the n source and destination elements is touched. */
@@ -11,11 +12,12 @@ typedef void (*store16_fn)(void *p, __m512 v, __mmask16 m);
 typedef void (*store64_fn)(void *p, __m512 a, __m512 b, __m512 c, __m512 d);
 
 typedef struct {
-    __m512 beta, scale, zp;
+    __m512 src_zp, src_scale, beta, scale, zp;
 } dst_params_t;
 
 RL_INLINE __m512 dst_ops(__m512 v, const void *d, __mmask16 m, load16_fn load, unsigned ops,
                          const dst_params_t *c) {
+    if (ops & RL_CVT_SRC_BOTH) v = _mm512_mul_ps(c->src_scale, _mm512_sub_ps(v, c->src_zp));
     if (ops & RL_CVT_SUM) v = rl_avx512_add_nan_first(v, _mm512_mul_ps(c->beta, load(d, m)));
     if (ops & RL_CVT_DST_SCALE) v = _mm512_div_ps(v, c->scale);
     if (ops & RL_CVT_DST_ZP) v = _mm512_add_ps(v, c->zp);
@@ -49,7 +51,8 @@ RL_INLINE void from_f32_run(size_t n, const float *src, char *dst, size_t es, lo
     }
 }
 
-#define RL_RUN(k) from_f32_run(n, src, d, es, load, store, store4, (k), &c)
+#define RL_RUN(k)     from_f32_run(n, src, d, es, load, store, store4, (k), &c)
+#define RL_RUN_SRC(k) RL_RUN((k) | RL_CVT_SRC_BOTH)
 
 RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_params_t *p, size_t es,
                         rl_cvt_from_f32_fn twin, load16_fn load, store16_fn store,
@@ -59,10 +62,13 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
         twin(n, src, dst, p);
         return;
     }
-    const dst_params_t c = {_mm512_set1_ps(p->beta), _mm512_set1_ps(p->dst_scale),
+    float src_zp, src_scale;
+    rl_cvt_src_neutral(p, &src_zp, &src_scale);
+    const dst_params_t c = {_mm512_set1_ps(src_zp), _mm512_set1_ps(src_scale),
+                            _mm512_set1_ps(p->beta), _mm512_set1_ps(p->dst_scale),
                             _mm512_set1_ps(p->dst_zp)};
     char *d = (char *)dst;
-    RL_CVT_DST_OPS_SWITCH(p->ops, RL_RUN)
+    RL_CVT_FROM_OPS_SWITCH(p->ops, RL_RUN, RL_RUN_SRC)
 }
 
 #define RL_AVX512_FROM_F32(name, twin, type, es)                                                   \

@@ -1,4 +1,5 @@
-/* n f32 -> n elements of u8/s8/s32/bf16/f16/f32 with sum, dst_scale and dst_zp (kernels.h),
+/* n f32 -> n elements of u8/s8/s32/bf16/f16/f32 with src_zp, src_scale, sum, dst_scale and
+ * dst_zp (kernels.h),
  * WebAssembly SIMD128: 16 elements (four f32x4) per iteration, one loop per `ops` combination.
  * Tail: the last n % 16 source floats (and, for sum, destination elements) go through registers
  * in 16/8/4/2/1-byte pieces, so nothing outside the n elements is touched. A sum that makes a
@@ -12,7 +13,7 @@ typedef void (*load16_fn)(const void *p, v128_t v[4]);
 typedef void (*store16_fn)(void *p, const v128_t v[4]);
 
 typedef struct {
-    v128_t beta, scale, zp;
+    v128_t src_zp, src_scale, beta, scale, zp;
 } dst_params_t;
 
 /* The steps on 16 values; `old` holds the destination's 16 elements (read only with sum).
@@ -22,6 +23,9 @@ typedef struct {
  * such blocks go to the twin. */
 RL_INLINE bool dst_ops(v128_t v[4], const void *old, load16_fn load, unsigned ops,
                        const dst_params_t *c) {
+    if (ops & RL_CVT_SRC_BOTH)
+        for (int k = 0; k < 4; ++k)
+            v[k] = wasm_f32x4_mul(c->src_scale, wasm_f32x4_sub(v[k], c->src_zp));
     if (ops & RL_CVT_SUM) {
         v128_t o[4], nan = wasm_i64x2_splat(0);
         load(old, o);
@@ -67,7 +71,8 @@ RL_INLINE void from_f32_run(size_t n, const float *src, unsigned char *dst, size
     }
 }
 
-#define RL_RUN(k) from_f32_run(n, src, d, es, load, store, (k), &c, twin, p)
+#define RL_RUN(k)     from_f32_run(n, src, d, es, load, store, (k), &c, twin, p)
+#define RL_RUN_SRC(k) RL_RUN((k) | RL_CVT_SRC_BOTH)
 
 RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_params_t *p, size_t es,
                         rl_cvt_from_f32_fn twin, load16_fn load, store16_fn store) {
@@ -76,10 +81,13 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
         twin(n, src, dst, p);
         return;
     }
-    const dst_params_t c = {wasm_f32x4_splat(p->beta), wasm_f32x4_splat(p->dst_scale),
+    float src_zp, src_scale;
+    rl_cvt_src_neutral(p, &src_zp, &src_scale);
+    const dst_params_t c = {wasm_f32x4_splat(src_zp), wasm_f32x4_splat(src_scale),
+                            wasm_f32x4_splat(p->beta), wasm_f32x4_splat(p->dst_scale),
                             wasm_f32x4_splat(p->dst_zp)};
     unsigned char *d = (unsigned char *)dst;
-    RL_CVT_DST_OPS_SWITCH(p->ops, RL_RUN)
+    RL_CVT_FROM_OPS_SWITCH(p->ops, RL_RUN, RL_RUN_SRC)
 }
 
 #define RL_WASM128_FROM_F32(name, twin, type, es)                                                  \

@@ -42,6 +42,8 @@ typedef void (*rl_gather_fn)(size_t rows, size_t m, const int32_t *idx, const vo
  *   v = (float)src; v = v - src_zp; v = src_scale * v;          (rl_cvt_to_f32_fn)
  *   v = v + beta * (float)dst_old; v = v / dst_scale; v = v + dst_zp; dst = store(v)
  *                                                                (rl_cvt_from_f32_fn)
+ * A from_f32 kernel runs the source steps too (on its f32 input), so an f32 source with a
+ * scale or zero point converts in one pass instead of through a staging buffer.
  * Each step runs only when its bit is set in `ops` (a skipped step must not touch the bits:
  * v * 1.0f would quiet a signalling NaN). No FMA: mul and add are separate roundings. */
 enum {
@@ -77,10 +79,29 @@ _Static_assert(RL_CVT_SUM == 4 && RL_CVT_DST_SCALE == 8 && RL_CVT_DST_ZP == 16,
     default: RUN(7u << 2); break;                                                              \
     }
 
+/* The from_f32 kernels run both source steps or neither: RUN_SRC(k) when any source bit is set
+ * in `ops`, else RUN(k) (k: the destination bits, as above), with the absent step's parameter
+ * neutral (rl_cvt_src_neutral). That is bit-exact: v - 0 and 1 * v are v for every non-NaN v
+ * (-0 included), and a NaN is quieted by the first step either way and then passes through
+ * unchanged. Half the loops of an exact 32-way switch. */
+#define RL_CVT_SRC_BOTH (RL_CVT_SRC_ZP | RL_CVT_SRC_SCALE)
+#define RL_CVT_FROM_OPS_SWITCH(ops, RUN, RUN_SRC)                                              \
+    if ((ops) & RL_CVT_SRC_BOTH) {                                                             \
+        RL_CVT_DST_OPS_SWITCH(ops, RUN_SRC)                                                    \
+    } else {                                                                                   \
+        RL_CVT_DST_OPS_SWITCH(ops, RUN)                                                        \
+    }
+
 typedef struct {
     unsigned ops;
     float src_zp, src_scale, beta, dst_scale, dst_zp;
 } rl_cvt_params_t;
+
+/* src_zp and src_scale, with the step `ops` leaves out made neutral (0 and 1). */
+static inline void rl_cvt_src_neutral(const rl_cvt_params_t *p, float *zp, float *scale) {
+    *zp = (p->ops & RL_CVT_SRC_ZP) ? p->src_zp : 0.0f;
+    *scale = (p->ops & RL_CVT_SRC_SCALE) ? p->src_scale : 1.0f;
+}
 
 /* Whether an enabled step combines a NaN parameter with the data in a commutative operation
  * (src_scale * v, beta * old, v + dst_zp). When both operands are NaN the result carries one
@@ -95,8 +116,8 @@ static inline int rl_cvt_nan_params(const rl_cvt_params_t *p) {
 /* n elements of the family's source type -> n f32 (src_zp, src_scale). */
 typedef void (*rl_cvt_to_f32_fn)(size_t n, const void *src, float *dst,
                                  const rl_cvt_params_t *p);
-/* n f32 -> n elements of the family's destination type (sum reads dst first; dst_scale,
- * dst_zp; integers round to nearest even and saturate, NaN -> 0; bf16/f16 round to nearest
+/* n f32 -> n elements of the family's destination type (src_zp, src_scale; sum reads dst
+ * first; dst_scale, dst_zp; integers round to nearest even and saturate, NaN -> 0; bf16/f16 round to nearest
  * even keeping subnormals, NaN stays NaN with the reference's payload). */
 typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
                                    const rl_cvt_params_t *p);
