@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #endif
 
 static rl_cpu_features_t features;
+static size_t llc_bytes; /* the last-level cache this CPU shares, 0 when unknown */
 static atomic_int isa_cap = RL_ISA_MAX_LEVEL;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -82,8 +84,54 @@ static rl_isa_t hw_level(void) {
 #endif
 }
 
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+/* Bytes of "<n>K" / "<n>M" (a sysfs cache size), 0 when unreadable. */
+static size_t read_size(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long n = 0;
+    char unit = '\0';
+    const int got = fscanf(f, "%llu%c", &n, &unit);
+    fclose(f);
+    if (got < 1) return 0;
+    return (size_t)n * (unit == 'K' ? 1024u : unit == 'M' ? 1024u * 1024u : 1u);
+}
+#endif
+
+/* The size of the highest cache level of CPU 0, as Linux's sysfs tells it; glibc's sysconf
+ * as a fallback. sysfs first: on a virtual machine the two can disagree, and sysconf's
+ * figure (from cpuid leaves the hypervisor passes through) may be the host's whole L3 (this
+ * machine: 384 MiB from sysconf, the 32 MiB the guest shares from sysfs and lscpu). */
+static size_t last_level_cache(void) {
+    size_t best = 0;
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+    int best_level = 0;
+    for (int i = 0; i < 8; ++i) {
+        char path[80];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f) break;
+        int level = 0;
+        const int got = fscanf(f, "%d", &level);
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        const size_t size = read_size(path);
+        if (got == 1 && size > 0 && level >= best_level) best = size, best_level = level;
+    }
+#endif
+#ifdef _SC_LEVEL3_CACHE_SIZE /* glibc */
+    if (best == 0) {
+        long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        best = llc > 0 ? (size_t)llc : 0;
+    }
+#endif
+    return best;
+}
+
 static void init(void) {
     detect();
+    llc_bytes = last_level_cache();
     const char *env = getenv("RL_MAX_CPU_ISA");
     rl_isa_t cap;
     if (env && parse_isa(env, &cap)) atomic_store(&isa_cap, (int)cap);
@@ -102,12 +150,8 @@ rl_isa_t rl_cpu_isa_effective(void) {
 }
 
 size_t rl_cpu_stream_threshold(void) {
-    long llc = -1;
-#ifdef _SC_LEVEL3_CACHE_SIZE /* glibc */
-    llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-    return llc > 0 ? (size_t)llc / 4 : (size_t)8 << 20;
+    pthread_once(&init_once, init);
+    return llc_bytes > 0 ? llc_bytes / 4 : (size_t)8 << 20;
 }
 
 const char *rl_isa_name(rl_isa_t isa) { return (int)isa < RL_ISA_COUNT ? names[isa] : names[0]; }
