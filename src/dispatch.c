@@ -23,10 +23,13 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], t->to_f32_info[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], t->from_f32_info[dt], isa, fn)
 #define RL_UNZIP_F32(isa, dt, fn) RL_TAKE(t->unzip_f32[dt], t->unzip_f32_info[dt], isa, fn)
+#define RL_LINES(isa, fn) RL_TAKE(t->lines, t->lines_info, isa, fn)
 #include "simd/cvt.inc"
 #include "simd/transpose.inc"
 #include "simd/gather.inc"
 #include "simd/unzip.inc"
+#include "simd/lines.inc"
+#undef RL_LINES
 #undef RL_TRANSPOSE
 #undef RL_TRANSPOSE_STREAM
 #undef RL_GATHER

@@ -26,6 +26,8 @@ typedef struct {
     rl_kernel_info_t from_f32_info[RL_DT_COUNT];
     rl_unzip_f32_fn unzip_f32[RL_DT_COUNT]; /* by source type: u8 and s8 */
     rl_kernel_info_t unzip_f32_info[RL_DT_COUNT];
+    rl_lines_fn lines; /* 64-byte lines, streaming where it can */
+    rl_kernel_info_t lines_info;
 } rl_kernel_table_t;
 
 /* The best kernels of every family usable at `isa` (callers pass rl_cpu_isa_effective()). */

@@ -443,12 +443,14 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
         const rl_dim_t elems = rl_plan_region_elems(r);
         if (r->kernel != RL_PK_ZERO && elems > most) most = elems, main_kernel = r->kernel;
     }
-    static const char *const kinds[] = {"zero", "copy", "transpose", "gather", "table", "unzip"};
+    static const char *const kinds[] = {"zero",  "copy",  "transpose", "gather",
+                                        "table", "unzip", "lines"};
     rl_isa_t isa = RL_ISA_SCALAR;
     const bool moves = main_kernel != RL_PK_ZERO && main_kernel != RL_PK_CONTIG;
     if (moves)
         isa = main_kernel == RL_PK_TABLE   ? t->gather_info[log2_size(p->src_es)].isa
               : main_kernel == RL_PK_UNZIP ? t->unzip_f32_info[p->src_dt].isa
+              : main_kernel == RL_PK_LINES ? t->lines_info.isa
                                            : t->transpose_info[log2_size(p->src_es)].isa;
     char cvt[24] = "";
     if (p->convert) {
@@ -494,6 +496,39 @@ static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_tabl
     p->unzip = t->unzip_f32[p->src_dt];
 }
 
+/* Pure copies of 64-byte runs (a whole cache line each: nhwc -> nChw16c f32) whose
+ * destination streams (p->stream) run in source order instead: the outer nodes sorted by
+ * source stride, K1 the run right after K0 in the source (the next 16 channels) and K2 the
+ * next (the pixels). A work item then reads its source front to back and writes one line to
+ * each of K1's destination planes per step, with non-temporal stores (the line-copy kernel):
+ * in destination order the reads stride 1 KiB and the caches refetch them (0.4 of memcpy). */
+static void use_lines(rl_plan_t *p, const rl_kernel_table_t *t) {
+    if (p->convert || !p->stream || t->lines_info.isa == RL_ISA_SCALAR) return;
+    for (int i = 0; i < p->nregions; ++i) {
+        rl_plan_region_t *r = &p->regions[i];
+        const int last = r->nnodes - 1;
+        if (r->kernel != RL_PK_CONTIG || last < 1 ||
+            r->node[last].n * (rl_dim_t)p->src_es != 64)
+            continue;
+        bool ok = true, adjacent = false;
+        for (int k = 0; k < last; ++k) {
+            ok &= r->node[k].s[0] > 0 && r->node[k].s[1] > 0;
+            adjacent |= r->node[k].s[0] == r->node[last].n;
+        }
+        if (!ok || !adjacent) continue;
+        for (int a = 1; a < last; ++a) /* stable insertion sort, src stride descending */
+            for (int b = a; b > 0 && r->node[b - 1].s[0] < r->node[b].s[0]; --b) {
+                const rl_plan_node_t x = r->node[b];
+                r->node[b] = r->node[b - 1], r->node[b - 1] = x;
+            }
+        const rl_dim_t n0 = r->node[last].n, n1 = r->node[last - 1].n,
+                       n2 = last >= 2 ? r->node[last - 2].n : 1, rest = ITEM_ELEMS / (n0 * n1);
+        r->kernel = RL_PK_LINES;
+        r->blk[0] = n0, r->blk[1] = n1, r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
+    }
+    p->lines = t->lines;
+}
+
 bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     memset(p, 0, sizeof *p);
     p->src_es = e->src_es, p->dst_es = e->dst_es;
@@ -527,6 +562,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
     use_unzip(p, e, t);
+    use_lines(p, t);
     name_plan(p, t);
     return true;
 }
@@ -538,7 +574,8 @@ void rl_plan_free(rl_plan_t *p) {
 }
 
 void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
-    static const char *const kinds[] = {"zero", "contig", "transpose", "gather", "table", "unzip"};
+    static const char *const kinds[] = {"zero",  "contig", "transpose", "gather",
+                                        "table", "unzip",  "lines"};
     size_t at = 0;
 #define RL_PUT(...)                                                                                \
     do {                                                                                           \

@@ -179,6 +179,8 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             convert_staged(job, stage, c0, c1, d, k1, q);
         }
         return;
+    case RL_PK_LINES: /* whole items: run_lines */
+        return;
     case RL_PK_UNZIP: { /* c1 <= 4 channels of c0 pixels, one parameter set per channel */
         rl_cvt_params_t prm[4];
         for (rl_dim_t i = 0; i < c1; ++i) {
@@ -216,12 +218,27 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
     }
 }
 
+/* A RL_PK_LINES item: its K2 x K1 runs of 64 bytes in one kernel call (which fences its
+ * streaming stores once). */
+static void run_lines(const job_t *job, const item_t *it) {
+    const rl_plan_region_t *r = job->r;
+    const rl_plan_node_t *k1 = knode(r, 1), *k2 = knode(r, 2);
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    job->p->lines((size_t)it->cnt[2], (size_t)it->cnt[1], job->src + it->off[0] * ses,
+                  (size_t)(k2->s[0] * ses), (size_t)(k1->s[0] * ses), job->dst + it->off[1] * des,
+                  (size_t)(k2->s[1] * des), (size_t)(k1->s[1] * des));
+}
+
 static void run_items(void *ctx, size_t begin, size_t end) {
     const job_t *job = ctx;
     const rl_plan_node_t *k2 = knode(job->r, 2);
     for (size_t item = begin; item < end; ++item) {
         item_t it;
         locate_item(job->r, item, &it);
+        if (job->r->kernel == RL_PK_LINES) {
+            run_lines(job, &it);
+            continue;
+        }
         for (rl_dim_t i = 0; i < it.cnt[2]; ++i) {
             rl_dim_t q[RL_Q_COUNT];
             for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it.q[j] + i * k2->q[j];

@@ -2,9 +2,9 @@
  *
  * Kernels do no thinking: no allocation, no status, no global state, no logging. Strides are
  * in bytes at this boundary (the plan counts elements). Every family is enumerated in one
- * X-macro file (transpose.inc, gather.inc, cvt.inc, unzip.inc: best ISA first, scalar last); that list generates the
- * prototypes below, the dispatch tables (src/dispatch.c) and the kernel tests
- * (tests/native/test_kernels_*.c). Only files in src/simd/ include ISA headers. */
+ * X-macro file (transpose.inc, gather.inc, cvt.inc, unzip.inc, lines.inc: best ISA first,
+ * scalar last); that list generates the prototypes below, the dispatch tables
+ * (src/dispatch.c) and the kernel tests (tests/native/test_kernels_*.c). Only files in src/simd/ include ISA headers. */
 #ifndef RL_SIMD_KERNELS_H
 #define RL_SIMD_KERNELS_H
 
@@ -30,6 +30,16 @@
  * Reads and writes only those elements (no slack before or after either buffer). */
 typedef void (*rl_transpose_fn)(size_t rows, size_t cols, const void *src, size_t src_stride,
                                 void *dst, size_t dst_stride);
+
+/* 2-D copy of 64-byte lines, the move of a channels-last tensor into 16-channel f32 blocks
+ * (nhwc -> nChw16c) run in source order:
+ *   dst[i * dst_stride1 + j * dst_stride0 + b] = src[i * src_stride1 + j * src_stride0 + b]
+ *   for i < n1, j < n0, b < 64 (strides in bytes; the lines do not overlap).
+ * The vector kernels use non-temporal stores when every destination line is 64-byte aligned
+ * (many destination streams then cost no reads for ownership and evict nothing), fenced
+ * before they return. */
+typedef void (*rl_lines_fn)(size_t n1, size_t n0, const void *src, size_t src_stride1,
+                            size_t src_stride0, void *dst, size_t dst_stride1, size_t dst_stride0);
 
 /* Gather through an index table, for moves that do not split into 2-D tiles (a shuffle on a
  * blocked axis):
@@ -131,6 +141,9 @@ typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
 typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, void *dst,
                                 size_t dst_stride, const rl_cvt_params_t *p);
 
+#define RL_LINES(isa, fn) \
+    void fn(size_t n1, size_t n0, const void *src, size_t src_stride1, size_t src_stride0, \
+            void *dst, size_t dst_stride1, size_t dst_stride0);
 #define RL_TRANSPOSE(isa, bits, fn) \
     void fn(size_t rows, size_t cols, const void *src, size_t src_stride, void *dst, \
             size_t dst_stride);
@@ -149,6 +162,8 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
 #include "gather.inc"
 #include "cvt.inc"
 #include "unzip.inc"
+#include "lines.inc"
+#undef RL_LINES
 #undef RL_TRANSPOSE
 #undef RL_TRANSPOSE_STREAM
 #undef RL_GATHER

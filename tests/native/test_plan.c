@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dispatch.h"
 #include "primitive.h"
 #include "test_util.h"
 
@@ -89,6 +90,15 @@ int main(void) {
     /* nhwc -> nChw16c: rows of 16 contiguous channels */
     reorder_case("f32:nhwc:2x32x3x3", "f32:nChw16c:2x32x3x3",
                  "\n  [0] contig off=0/0 nodes(n:src/dst) 2:288/288 2:16/144 9:32/16 16:1/1");
+    /* ... and past the streaming size (rl_cpu_stream_threshold, here for caches under 800
+     * MiB), in source order through the line-copy kernel where the ISA has a streaming one:
+     * K1 the next 16 channels, K2 the pixels */
+    reorder_case("f32:nhwc:64x256x56x56", "f32:nChw16c:64x256x56x56",
+                 rl_kernel_table(rl_cpu_isa_effective())->lines_info.isa != RL_ISA_SCALAR
+                     ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:256/16 "
+                       "16:16/50176 16:1/1"
+                     : "\n  [0] contig off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
+                       "3136:256/16 16:1/1");
     /* no unit dst stride: element by element (a unit node is added); 3x4 still folds */
     reorder_case("f32:ab:3x4", "f32:8x2:3x4", "\n  [0] contig off=0/0 nodes(n:src/dst) 12:1/2 1:1/1");
     /* short strided runs, but 2 x 1031 rows admit no table of 32..1024: the nodes stay whole */

@@ -1,0 +1,12 @@
+/* Scalar twin of the line-copy family (kernels.h): memcpy per 64-byte line, plain stores. */
+#include "kernels.h"
+
+#include <string.h>
+
+void rl_x512_lines__scalar(size_t n1, size_t n0, const void *src, size_t src_stride1,
+                           size_t src_stride0, void *dst, size_t dst_stride1, size_t dst_stride0) {
+    for (size_t i = 0; i < n1; ++i)
+        for (size_t j = 0; j < n0; ++j)
+            memcpy((char *)dst + i * dst_stride1 + j * dst_stride0,
+                   (const char *)src + i * src_stride1 + j * src_stride0, 64);
+}

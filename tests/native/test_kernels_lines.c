@@ -1,0 +1,73 @@
+/*
+ * test_kernels_lines — every line-copy kernel of src/simd/lines.inc whose ISA the cap allows
+ * (RL_MAX_CPU_ISA), against the formula dst[i][j] = src[i][j] (64-byte lines), for n1, n0 in
+ * 1..9 and the nhwc -> nChw16c shape (256 x 16), with destinations on whole lines (the
+ * streaming path) and off them by 1..63 bytes (the plain path), random gaps between the
+ * lines, and the bytes between destination lines checked untouched. Source buffers are
+ * exactly sized, so ASan catches a read past the last line. White-box: includes src/ headers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_isa.h"
+#include "simd/kernels.h"
+#include "test_util.h"
+
+typedef struct {
+    rl_isa_t isa;
+    rl_lines_fn fn;
+    const char *name;
+} kernel_t;
+
+static const kernel_t kernels[] = {
+#define RL_LINES(isa, fn) {isa, fn, #fn},
+#include "simd/lines.inc"
+#undef RL_LINES
+};
+
+enum { LINE = 64 };
+
+/* n1 x n0 lines; in both buffers, lines j of a row are `gap0` + 64 bytes apart and rows
+ * `gap1` bytes beyond their n0 lines; dst starts `shift` bytes past a 64-byte boundary. */
+static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t shift) {
+    const size_t sgap0 = 64 * (size_t)tu_range(rng, 0, 2) + (size_t)tu_range(rng, 0, 1) * 4;
+    const size_t dgap0 = shift ? (size_t)tu_range(rng, 0, 70) : 64 * (size_t)tu_range(rng, 0, 2);
+    const size_t ss0 = LINE + sgap0, ds0 = LINE + dgap0;
+    const size_t ss1 = n0 * ss0 + (size_t)tu_range(rng, 0, 3) * 16;
+    const size_t ds1 = n0 * ds0 + (shift ? (size_t)tu_range(rng, 0, 100) : 0);
+    const size_t src_bytes = (n1 - 1) * ss1 + (n0 - 1) * ss0 + LINE;
+    const size_t dst_bytes = (n1 - 1) * ds1 + (n0 - 1) * ds0 + LINE + 64;
+    const size_t dbuf_bytes = (dst_bytes + 128 + 63) / 64 * 64; /* aligned_alloc's rule */
+    unsigned char *src = malloc(src_bytes), *dbuf = aligned_alloc(64, dbuf_bytes);
+    unsigned char *want = malloc(dst_bytes + 128);
+    if (!src || !dbuf || !want) abort();
+    for (size_t i = 0; i < src_bytes; ++i) src[i] = (unsigned char)tu_next(rng);
+    memset(dbuf, 0xA5, dst_bytes + 128);
+    memset(want, 0xA5, dst_bytes + 128);
+    unsigned char *d = dbuf + 64 + shift, *w = want + 64 + shift;
+    for (size_t i = 0; i < n1; ++i)
+        for (size_t j = 0; j < n0; ++j) memcpy(w + i * ds1 + j * ds0, src + i * ss1 + j * ss0, LINE);
+    k->fn(n1, n0, src, ss1, ss0, d, ds1, ds0);
+    CHECK_MSG(memcmp(dbuf, want, dst_bytes + 128) == 0, "%s n1=%zu n0=%zu shift=%zu", k->name, n1,
+              n0, shift);
+    free(src), free(dbuf), free(want);
+}
+
+int main(void) {
+    tu_rng_t rng;
+    tu_rng_init(&rng, tu_seed(0x11e5));
+    const rl_isa_t cap = rl_cpu_isa_effective();
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
+        const kernel_t *k = &kernels[i];
+        if (k->isa > cap) continue;
+        const long before = tu_failures;
+        for (size_t shift = 0; shift < 64; shift += 13)
+            for (size_t n1 = 1; n1 <= 9; ++n1)
+                for (size_t n0 = 1; n0 <= 9; ++n0) check(k, &rng, n1, n0, shift);
+        check(k, &rng, 256, 16, 0);
+        check(k, &rng, 256, 16, 4);
+        printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");
+    }
+    return tu_finish("kernels_lines");
+}
