@@ -18,7 +18,6 @@
 #endif
 
 static rl_cpu_features_t features;
-static size_t llc_bytes; /* the last-level cache this CPU shares, 0 when unknown */
 static atomic_int isa_cap = RL_ISA_MAX_LEVEL;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -129,9 +128,18 @@ static size_t last_level_cache(void) {
     return best;
 }
 
+static size_t stream_threshold;
+
 static void init(void) {
     detect();
-    llc_bytes = last_level_cache();
+    const size_t llc = last_level_cache();
+    stream_threshold = llc > 0 ? llc / 4 : (size_t)8 << 20;
+    const char *st = getenv("RL_STREAM_THRESHOLD"); /* bytes; 0 streams every move */
+    char *end = NULL;
+    if (st && *st) {
+        const unsigned long long v = strtoull(st, &end, 10);
+        if (end && *end == '\0') stream_threshold = (size_t)v;
+    }
     const char *env = getenv("RL_MAX_CPU_ISA");
     rl_isa_t cap;
     if (env && parse_isa(env, &cap)) atomic_store(&isa_cap, (int)cap);
@@ -151,7 +159,7 @@ rl_isa_t rl_cpu_isa_effective(void) {
 
 size_t rl_cpu_stream_threshold(void) {
     pthread_once(&init_once, init);
-    return llc_bytes > 0 ? llc_bytes / 4 : (size_t)8 << 20;
+    return stream_threshold;
 }
 
 const char *rl_isa_name(rl_isa_t isa) { return (int)isa < RL_ISA_COUNT ? names[isa] : names[0]; }

@@ -29,6 +29,7 @@
 #define ITEM_ELEMS   65536 /* elements per work item: large enough to hide the item overhead */
 #define TMP_ELEMS    4096  /* capacity of the conversion staging buffer (plan_exec.c) */
 #define TABLE_MAX    1024  /* largest index table */
+#define MAX_LINE_STREAMS 32 /* destination streams of a source-order line copy (use_lines) */
 
 typedef struct {
     int n;
@@ -496,14 +497,18 @@ static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_tabl
     p->unzip = t->unzip_f32[p->src_dt];
 }
 
-/* Pure copies of 64-byte runs (a whole cache line each: nhwc -> nChw16c f32) whose
- * destination streams (p->stream) run in source order instead: the outer nodes sorted by
- * source stride, K1 the run right after K0 in the source (the next 16 channels) and K2 the
- * next (the pixels). A work item then reads its source front to back and writes one line to
- * each of K1's destination planes per step, with non-temporal stores (the line-copy kernel):
- * in destination order the reads stride 1 KiB and the caches refetch them (0.4 of memcpy). */
-static void use_lines(rl_plan_t *p, const rl_kernel_table_t *t) {
-    if (p->convert || !p->stream || t->lines_info.isa == RL_ISA_SCALAR) return;
+/* Pure copies of 64-byte runs (a whole cache line each: nhwc <-> nChw16c f32) past the
+ * streaming size (p->lines set) run through the line-copy kernel, one call per work item, so
+ * its streaming stores are fenced once per item rather than per run. Where the run after K0
+ * in the source belongs to a node of few runs (nhwc -> nChw16c: the next 16 channels), the
+ * region runs in source order: the outer nodes sorted by source stride, that node K1 and the
+ * next K2 (the pixels). A work item then reads its source front to back and writes one line
+ * to each of K1's destination planes per step; in destination order the reads stride 1 KiB
+ * and the caches refetch them (0.4 of memcpy, 1.0 in source order). With thousands of
+ * destination streams (nChw16c -> nhwc, where K1 would be the pixels) every line would land
+ * on another DRAM page: destination order, reading 16 streams, stays. */
+static void use_lines(rl_plan_t *p) {
+    if (!p->lines) return;
     for (int i = 0; i < p->nregions; ++i) {
         rl_plan_region_t *r = &p->regions[i];
         const int last = r->nnodes - 1;
@@ -513,20 +518,20 @@ static void use_lines(rl_plan_t *p, const rl_kernel_table_t *t) {
         bool ok = true, adjacent = false;
         for (int k = 0; k < last; ++k) {
             ok &= r->node[k].s[0] > 0 && r->node[k].s[1] > 0;
-            adjacent |= r->node[k].s[0] == r->node[last].n;
+            adjacent |= r->node[k].s[0] == r->node[last].n && r->node[k].n <= MAX_LINE_STREAMS;
         }
-        if (!ok || !adjacent) continue;
-        for (int a = 1; a < last; ++a) /* stable insertion sort, src stride descending */
+        if (!ok) continue;
+        for (int a = 1; adjacent && a < last; ++a) /* stable insertion sort, src stride desc */
             for (int b = a; b > 0 && r->node[b - 1].s[0] < r->node[b].s[0]; --b) {
                 const rl_plan_node_t x = r->node[b];
                 r->node[b] = r->node[b - 1], r->node[b - 1] = x;
             }
         const rl_dim_t n0 = r->node[last].n, n1 = r->node[last - 1].n,
-                       n2 = last >= 2 ? r->node[last - 2].n : 1, rest = ITEM_ELEMS / (n0 * n1);
+                       n2 = last >= 2 ? r->node[last - 2].n : 1;
+        const rl_dim_t b1 = min_dim(n1, ITEM_ELEMS / n0), rest = ITEM_ELEMS / (n0 * b1);
         r->kernel = RL_PK_LINES;
-        r->blk[0] = n0, r->blk[1] = n1, r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
+        r->blk[0] = n0, r->blk[1] = b1, r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
     }
-    p->lines = t->lines;
 }
 
 bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
@@ -561,8 +566,10 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->gather = t->gather[log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
+    /* pure copies past the streaming size copy whole lines with non-temporal stores */
+    if (p->stream && !p->convert && t->lines_info.isa != RL_ISA_SCALAR) p->lines = t->lines;
     use_unzip(p, e, t);
-    use_lines(p, t);
+    use_lines(p);
     name_plan(p, t);
     return true;
 }

@@ -32,9 +32,9 @@ typedef enum {
     RL_PK_TABLE,     /* short dst runs that fold on the destination only: an index table */
     RL_PK_UNZIP,     /* a transpose of <= 4 interleaved 8-bit channels to f32 planes, fused with
                         the source conversion (RGB/RGBA bytes -> NCHW): no staging */
-    RL_PK_LINES,     /* a copy of 64-byte runs (K0) in source order, K1 the next run in the
-                        source, with streaming stores (nhwc -> nChw16c f32): one kernel call
-                        per work item */
+    RL_PK_LINES,     /* a streaming copy of 64-byte runs (K0; nhwc <-> nChw16c f32), in
+                        source order where few destination streams allow: one kernel call per
+                        work item */
 } rl_plan_kernel_t;
 
 typedef struct {
@@ -69,7 +69,8 @@ typedef struct {
     rl_cvt_to_f32_fn to_f32;
     rl_cvt_from_f32_fn from_f32;
     rl_unzip_f32_fn unzip; /* RL_PK_UNZIP regions */
-    rl_lines_fn lines;     /* RL_PK_LINES regions */
+    rl_lines_fn lines;     /* a streaming pure copy: RL_PK_LINES regions and the contiguous
+                              runs of whole lines; NULL otherwise */
     char impl[40];             /* e.g. "transpose-x32:avx512" */
 } rl_plan_t;
 

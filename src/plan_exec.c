@@ -150,6 +150,12 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         zero_rows(d, c1, k1->s[1] * des, (size_t)(c0 * des));
         return;
     case RL_PK_CONTIG:
+        /* streaming: rows of whole lines (kernels.h), in tiles large enough for a fence */
+        if (p->lines && c0 * ses % 64 == 0 && c0 * c1 * ses >= 4096) {
+            p->lines((size_t)c1, (size_t)(c0 * ses / 64), s, (size_t)(k1->s[0] * ses), 64, d,
+                     (size_t)(k1->s[1] * des), 64);
+            return;
+        }
         if (!p->convert && c0 * ses == 64) {  /* a cache line per row (nhwc -> nChw16c f32): */
             for (rl_dim_t i = 0; i < c1; ++i) /* a constant size lets memcpy inline */
                 memcpy(d + i * k1->s[1] * des, s + i * k1->s[0] * ses, 64);

@@ -99,6 +99,14 @@ int main(void) {
                        "16:16/50176 16:1/1"
                      : "\n  [0] contig off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
                        "3136:256/16 16:1/1");
+    /* the way back has thousands of destination streams in source order: destination order,
+     * still the line-copy kernel (one fence per work item) */
+    reorder_case("f32:nChw16c:64x256x56x56", "f32:nhwc:64x256x56x56",
+                 rl_kernel_table(rl_cpu_isa_effective())->lines_info.isa != RL_ISA_SCALAR
+                     ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
+                       "16:50176/16 16:1/1"
+                     : "\n  [0] contig off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
+                       "16:50176/16 16:1/1");
     /* no unit dst stride: element by element (a unit node is added); 3x4 still folds */
     reorder_case("f32:ab:3x4", "f32:8x2:3x4", "\n  [0] contig off=0/0 nodes(n:src/dst) 12:1/2 1:1/1");
     /* short strided runs, but 2 x 1031 rows admit no table of 32..1024: the nodes stay whole */
