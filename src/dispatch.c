@@ -20,6 +20,8 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
             isa, fn)
 #define RL_GATHER(isa, bits, fn)                                                               \
     RL_TAKE(t->gather[log2_bytes(bits)], t->gather_info[log2_bytes(bits)], isa, fn)
+#define RL_GATHER_STREAM(isa, bits, fn)                                                        \
+    RL_TAKE(t->gather_stream[log2_bytes(bits)], t->gather_stream_info[log2_bytes(bits)], isa, fn)
 #define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], t->to_f32_info[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], t->from_f32_info[dt], isa, fn)
 #define RL_UNZIP_F32(isa, dt, fn) RL_TAKE(t->unzip_f32[dt], t->unzip_f32_info[dt], isa, fn)
@@ -33,13 +35,17 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_TRANSPOSE
 #undef RL_TRANSPOSE_STREAM
 #undef RL_GATHER
+#undef RL_GATHER_STREAM
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
 #undef RL_UNZIP_F32
 #undef RL_TAKE
-    for (int k = 0; k < 3; ++k) /* a streaming kernel only if as vectorised as the plain one */
+    for (int k = 0; k < 3; ++k) { /* a streaming kernel only if as vectorised as the plain one */
         if (!t->transpose_stream[k] || t->transpose_stream_info[k].isa < t->transpose_info[k].isa)
             t->transpose_stream[k] = t->transpose[k], t->transpose_stream_info[k] = t->transpose_info[k];
+        if (!t->gather_stream[k] || t->gather_stream_info[k].isa < t->gather_info[k].isa)
+            t->gather_stream[k] = t->gather[k], t->gather_stream_info[k] = t->gather_info[k];
+    }
 }
 
 static void fill_tables(void) {

@@ -20,6 +20,8 @@ typedef struct {
     rl_kernel_info_t transpose_stream_info[3];
     rl_gather_fn gather[3]; /* by log2 of the element size */
     rl_kernel_info_t gather_info[3];
+    rl_gather_fn gather_stream[3]; /* streaming stores, else the same as gather[] */
+    rl_kernel_info_t gather_stream_info[3];
     rl_cvt_to_f32_fn to_f32[RL_DT_COUNT]; /* by source type */
     rl_kernel_info_t to_f32_info[RL_DT_COUNT];
     rl_cvt_from_f32_fn from_f32[RL_DT_COUNT]; /* by destination type */

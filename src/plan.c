@@ -564,6 +564,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->transpose = t->transpose[log2_size(p->src_es)];
     p->transpose_dst = (p->stream ? t->transpose_stream : t->transpose)[log2_size(p->src_es)];
     p->gather = t->gather[log2_size(p->src_es)];
+    p->gather_dst = (p->stream ? t->gather_stream : t->gather)[log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
     /* pure copies past the streaming size copy whole lines with non-temporal stores */

@@ -65,7 +65,9 @@ typedef struct {
     rl_transpose_fn transpose;     /* by the source element size (into the staging buffer) */
     rl_transpose_fn transpose_dst; /* the same straight into the destination: the
                                       streaming-store variant when `stream` */
-    rl_gather_fn gather;
+    rl_gather_fn gather;     /* into the staging buffer */
+    rl_gather_fn gather_dst; /* the same straight into the destination: the streaming-store
+                                variant when `stream` */
     rl_cvt_to_f32_fn to_f32;
     rl_cvt_from_f32_fn from_f32;
     rl_unzip_f32_fn unzip; /* RL_PK_UNZIP regions */

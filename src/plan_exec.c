@@ -174,8 +174,8 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         return;
     case RL_PK_TABLE: /* c0 is the whole table: the plan never splits K0 here */
         if (!p->convert) {
-            p->gather((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), d,
-                      (size_t)(k1->s[1] * des));
+            p->gather_dst((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), d,
+                          (size_t)(k1->s[1] * des));
             return;
         }
         {

@@ -148,6 +148,7 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
     void fn(size_t rows, size_t cols, const void *src, size_t src_stride, void *dst, \
             size_t dst_stride);
 #define RL_TRANSPOSE_STREAM(isa, bits, fn) RL_TRANSPOSE(isa, bits, fn)
+#define RL_GATHER_STREAM(isa, bits, fn) RL_GATHER(isa, bits, fn)
 #define RL_GATHER(isa, bits, fn) \
     void fn(size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_stride, \
             void *dst, size_t dst_stride);
@@ -167,6 +168,7 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
 #undef RL_TRANSPOSE
 #undef RL_TRANSPOSE_STREAM
 #undef RL_GATHER
+#undef RL_GATHER_STREAM
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
 #undef RL_UNZIP_F32

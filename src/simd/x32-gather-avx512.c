@@ -49,10 +49,18 @@ static bool find_windows(size_t m, const int32_t *idx, windows_t *w) {
     return true;
 }
 
+/* A full 16-lane store: non-temporal when `stream` (a constant after inlining). */
+static inline __attribute__((always_inline)) void put16(char *d, __m512i v, bool stream) {
+    if (stream)
+        _mm512_stream_si512((void *)d, v);
+    else
+        _mm512_storeu_si512((void *)d, v);
+}
+
 /* n windows, a compile-time constant after inlining: the window registers stay in registers. */
 static inline __attribute__((always_inline)) void
 gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size_t src_stride,
-         char *dst, size_t dst_stride) {
+         char *dst, size_t dst_stride, bool stream) {
     __m512i perm[MAX_WINDOWS];
     __mmask16 lanes[MAX_WINDOWS], elems[MAX_WINDOWS];
     ptrdiff_t base[MAX_WINDOWS];
@@ -70,27 +78,29 @@ gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size
             for (int j = 1; j < n; ++j)
                 acc = _mm512_mask_permutexvar_epi32(
                     acc, lanes[j], perm[j], _mm512_maskz_loadu_epi32(elems[j], s + base[j]));
-            _mm512_storeu_si512((void *)d, acc);
+            put16(d, acc, stream);
         }
     }
 }
 
-static void gather_windows(size_t rows, size_t m, const windows_t *w, const char *src,
-                           size_t src_stride, char *dst, size_t dst_stride) {
+static inline __attribute__((always_inline)) void
+gather_windows(size_t rows, size_t m, const windows_t *w, const char *src, size_t src_stride,
+               char *dst, size_t dst_stride, bool stream) {
     switch (w->n) {
 #define N(k)                                                                                       \
-    case k: gather_n(k, rows, m, w, src, src_stride, dst, dst_stride); break;
+    case k: gather_n(k, rows, m, w, src, src_stride, dst, dst_stride, stream); break;
         N(1) N(2) N(3) N(4) N(5) N(6) N(7)
-    default: gather_n(MAX_WINDOWS, rows, m, w, src, src_stride, dst, dst_stride); break;
+    default: gather_n(MAX_WINDOWS, rows, m, w, src, src_stride, dst, dst_stride, stream); break;
 #undef N
     }
 }
 
-void rl_x32_gather__avx512(size_t rows, size_t m, const int32_t *idx, const void *src,
-                           size_t src_stride, void *dst, size_t dst_stride) {
+static inline __attribute__((always_inline)) void
+gather(size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_stride, void *dst,
+       size_t dst_stride, bool stream) {
     windows_t w;
     if (find_windows(m, idx, &w)) {
-        gather_windows(rows, m, &w, src, src_stride, dst, dst_stride);
+        gather_windows(rows, m, &w, src, src_stride, dst, dst_stride, stream);
         return;
     }
     for (size_t r = 0; r < rows; ++r) {
@@ -99,7 +109,7 @@ void rl_x32_gather__avx512(size_t rows, size_t m, const int32_t *idx, const void
         size_t i = 0;
         for (; i + 16 <= m; i += 16) {
             const __m512i vi = _mm512_loadu_si512((const void *)(idx + i));
-            _mm512_storeu_si512((void *)(d + i * 4), _mm512_i32gather_epi32(vi, s, 4));
+            put16(d + i * 4, _mm512_i32gather_epi32(vi, s, 4), stream);
         }
         if (i < m) {
             const __mmask16 k = (__mmask16)((1u << (m - i)) - 1u);
@@ -108,4 +118,21 @@ void rl_x32_gather__avx512(size_t rows, size_t m, const int32_t *idx, const void
             _mm512_mask_storeu_epi32(d + i * 4, k, v);
         }
     }
+}
+
+void rl_x32_gather__avx512(size_t rows, size_t m, const int32_t *idx, const void *src,
+                           size_t src_stride, void *dst, size_t dst_stride) {
+    gather(rows, m, idx, src, src_stride, dst, dst_stride, false);
+}
+
+/* The same with non-temporal stores where every destination row starts on a 64-byte line
+ * (then every full 16-lane store covers one line), fenced before returning. */
+void rl_x32_gather_stream__avx512(size_t rows, size_t m, const int32_t *idx, const void *src,
+                                  size_t src_stride, void *dst, size_t dst_stride) {
+    if ((((uintptr_t)dst | dst_stride) & 63) != 0) {
+        gather(rows, m, idx, src, src_stride, dst, dst_stride, false);
+        return;
+    }
+    gather(rows, m, idx, src, src_stride, dst, dst_stride, true);
+    _mm_sfence();
 }

@@ -3,9 +3,11 @@
  * (RL_MAX_CPU_ISA), against the formula dst[r][i] = src[r][idx[i]], for m around every vector
  * width (1..40, 63..65, 1024), 1..3 rows, random tables with negative offsets, periodic tables
  * like a shuffle on a blocked axis (1..12 windows of 16 elements: the permute path), unaligned
- * buffers, and guard bytes around every destination row. Source buffers are exactly sized,
+ * buffers and destination rows on whole lines (the streaming kernels' path), and guard bytes
+ * around every destination row. Source buffers are exactly sized,
  * so ASan catches a lane read outside the table's reach. White-box: includes src/ headers.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +25,26 @@ typedef struct {
 
 static const kernel_t kernels[] = {
 #define RL_GATHER(isa, bits, fn) {isa, bits, fn, #fn},
+#define RL_GATHER_STREAM(isa, bits, fn) RL_GATHER(isa, bits, fn)
 #include "simd/gather.inc"
 #undef RL_GATHER
+#undef RL_GATHER_STREAM
 };
 
 /* Runs k on `rows` rows of the table idx (m entries, offsets in [lo, hi]) and compares with
  * the formula. Each source row is exactly the elements [lo, hi] (the first misaligned). */
 static void check_table(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m, const int32_t *idx,
-                        int64_t lo, int64_t hi) {
+                        int64_t lo, int64_t hi, bool lined) {
     const size_t es = (size_t)k->bits / 8, span = (size_t)(hi - lo + 1), guard = 8;
     const size_t src_stride = span * es + es * (size_t)tu_range(rng, 0, 3);
-    const size_t dst_stride = (m + guard) * es;
+    /* lined: every destination row on a 64-byte line (the streaming kernels' fast path) */
+    const size_t dst_stride = lined ? ((m + guard) * es + 63) / 64 * 64 : (m + guard) * es;
     const size_t src_bytes = (rows - 1) * src_stride + span * es;
-    unsigned char *src = malloc(src_bytes + 1), *dst = malloc(rows * dst_stride + 1);
+    unsigned char *src = malloc(src_bytes + 1);
+    unsigned char *dst = lined ? aligned_alloc(64, rows * dst_stride) : malloc(rows * dst_stride + 1);
     unsigned char *want = malloc(rows * dst_stride);
     if (!src || !dst || !want) abort();
-    unsigned char *s = src + 1, *d = dst + 1; /* unaligned on purpose */
+    unsigned char *s = src + 1, *d = lined ? dst : dst + 1; /* else unaligned on purpose */
     for (size_t i = 0; i < src_bytes; ++i) s[i] = (unsigned char)tu_next(rng);
     for (size_t i = 0; i < rows * dst_stride; ++i) d[i] = want[i] = 0xA5;
     for (size_t r = 0; r < rows; ++r)
@@ -46,7 +52,8 @@ static void check_table(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m,
             memcpy(want + r * dst_stride + i * es,
                    s + r * src_stride + (size_t)(idx[i] - lo) * es, es);
     k->fn(rows, m, idx, s - lo * (int64_t)es, src_stride, d, dst_stride);
-    CHECK_MSG(memcmp(d, want, rows * dst_stride) == 0, "%s rows=%zu m=%zu", k->name, rows, m);
+    CHECK_MSG(memcmp(d, want, rows * dst_stride) == 0, "%s rows=%zu m=%zu lined=%d", k->name, rows,
+              m, (int)lined);
     free(src), free(dst), free(want);
 }
 
@@ -57,7 +64,8 @@ static void check_one(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m) {
     const int64_t lo = -(int64_t)m - 1, hi = (int64_t)m + 1;
     for (size_t i = 0; i < m; ++i) idx[i] = (int32_t)tu_range(rng, lo, hi);
     idx[0] = (int32_t)lo, idx[m - 1] = (int32_t)hi; /* the whole span is read */
-    check_table(k, rng, rows, m, idx, lo, hi);
+    check_table(k, rng, rows, m, idx, lo, hi, false);
+    check_table(k, rng, rows, m, idx, lo, hi, true);
     free(idx);
 }
 
@@ -77,7 +85,8 @@ static void check_periodic(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t
     for (size_t i = 16; i < m; ++i) idx[i] = idx[i - 16] + step;
     int64_t lo = idx[0], hi = idx[0];
     for (size_t i = 0; i < m; ++i) lo = idx[i] < lo ? idx[i] : lo, hi = idx[i] > hi ? idx[i] : hi;
-    check_table(k, rng, rows, m, idx, lo, hi);
+    check_table(k, rng, rows, m, idx, lo, hi, false);
+    check_table(k, rng, rows, m, idx, lo, hi, true);
     free(idx);
 }
 
