@@ -86,7 +86,9 @@ RL_INLINE void put_half(bool stream, const uint8_t *s, size_t ss, uint8_t *d, si
 static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
                   bool stream) {
     const size_t bj = block_cols(ss, ds);
-    stream = stream && ((uintptr_t)d | ds) % 64 == 0; /* whole, aligned lines only */
+    /* whole, aligned lines only: 64-byte rows, or 32-byte rows packed back to back (rows <= 8,
+     * nchw -> nChw8c), where a half tile writes 512 contiguous bytes, 8 whole lines */
+    stream = stream && (uintptr_t)d % 64 == 0 && (ds % 64 == 0 || ds == 32);
     for (size_t j0 = 0; j0 < cols; j0 += bj) {
         const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / TILE_C, rest = nj % TILE_C;
         const uint8_t *sp = s + j0 * ES;

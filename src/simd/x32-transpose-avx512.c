@@ -103,7 +103,15 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
 }
 
 /* Source rows 0..7 x columns 0..15 at s -> destination rows 0..15 x columns 0..7 at d (32-byte
- * rows: nchw -> nChw8c); tile_half_stream with non-temporal stores (d and ds 32-byte aligned). */
+ * rows: nchw -> nChw8c, where ds = 32 puts them back to back and they go out as 8 whole
+ * lines); tile_half_stream with non-temporal stores (d 64-byte aligned, ds 32 or a multiple of
+ * 64). */
+RL_INLINE void store_line(uint8_t *p, __m512i v, bool stream) {
+    if (stream)
+        _mm512_stream_si512((void *)p, v);
+    else
+        _mm512_storeu_si512(p, v);
+}
 RL_INLINE void store_half(uint8_t *p, __m256i v, bool stream) {
     if (stream)
         _mm256_stream_si256((__m256i *)(void *)p, v);
@@ -117,13 +125,25 @@ RL_INLINE void tile_half_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
     /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
     const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
     const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    __m512i x[4], y[4];
     for (int q = 0; q < 4; ++q) {
-        const __m512i x = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
-        const __m512i y = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
-        store_half(d + q * ds, _mm512_castsi512_si256(x), stream);
-        store_half(d + (4 + q) * ds, _mm512_extracti64x4_epi64(x, 1), stream);
-        store_half(d + (8 + q) * ds, _mm512_castsi512_si256(y), stream);
-        store_half(d + (12 + q) * ds, _mm512_extracti64x4_epi64(y, 1), stream);
+        x[q] = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
+        y[q] = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
+    }
+    if (ds == 32) { /* rows back to back: 8 whole lines, two rows (x[2p], x[2p + 1]) each */
+        for (int p = 0; p < 2; ++p) {
+            store_line(d + 64 * p, _mm512_shuffle_i64x2(x[2 * p], x[2 * p + 1], 0x44), stream);
+            store_line(d + 64 * (2 + p), _mm512_shuffle_i64x2(x[2 * p], x[2 * p + 1], 0xee), stream);
+            store_line(d + 64 * (4 + p), _mm512_shuffle_i64x2(y[2 * p], y[2 * p + 1], 0x44), stream);
+            store_line(d + 64 * (6 + p), _mm512_shuffle_i64x2(y[2 * p], y[2 * p + 1], 0xee), stream);
+        }
+        return;
+    }
+    for (int q = 0; q < 4; ++q) {
+        store_half(d + q * ds, _mm512_castsi512_si256(x[q]), stream);
+        store_half(d + (4 + q) * ds, _mm512_extracti64x4_epi64(x[q], 1), stream);
+        store_half(d + (8 + q) * ds, _mm512_castsi512_si256(y[q]), stream);
+        store_half(d + (12 + q) * ds, _mm512_extracti64x4_epi64(y[q], 1), stream);
     }
 }
 #define RL_HALF_TILE 1
