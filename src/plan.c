@@ -20,6 +20,7 @@
 #include "alloc.h"
 #include "md.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,7 +279,8 @@ static int try_table(rl_plan_region_t *r) {
 }
 
 /* Picks the kernel from the innermost nodes and the block sizes of a work item. */
-static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bool qpresent[]) {
+static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, bool stream,
+                          const bool qpresent[]) {
     bool unit_runs = r->node[r->nnodes - 1].s[1] != 1; /* no dst-contiguous node */
     if (convert)
         for (int j = 0; j < RL_Q_COUNT; ++j) /* a run shares one scale and zero point */
@@ -316,8 +318,11 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bo
          * keeps the per-tile overhead off the 3- and 4-row image reorders. Unstaged: 256
          * destination-contiguous elements by up to 256 rows, so that the source lines a
          * tile reads (one per element of K0) stay few enough for L1 and the TLB; 4096 x 16
-         * read 4096 lines 1 KiB apart per tile (nhwc -> nchw 8x256x56x56: 3.5 -> 2.1 ms) */
-        b0 = min_dim(n0, staged ? TMP_ELEMS / min_dim(n1, 16) / 64 * 64 : 256);
+         * read 4096 lines 1 KiB apart per tile (nhwc -> nchw 8x256x56x56: 3.5 -> 2.1 ms).
+         * With streaming stores, 4096: the written lines bypass the cache, the read ones
+         * have it to themselves, and each destination row gets 16 KiB runs (nChw16c ->
+         * nchw 1.28 -> 1.07 ms, nhwc -> nchw 1.35 -> 1.27 ms) */
+        b0 = min_dim(n0, staged ? TMP_ELEMS / min_dim(n1, 16) / 64 * 64 : stream ? 4096 : 256);
         const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
         b1 = min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
     }
@@ -331,7 +336,7 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, const bo
 typedef struct {
     rl_plan_region_t *regions;
     int n;
-    bool zero, convert;
+    bool zero, convert, stream;
     bool qpresent[RL_Q_COUNT];
 } region_list_t;
 
@@ -360,7 +365,7 @@ static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_di
             r->nnodes += g->nnodes;
         }
         order_and_fold(r);
-        ok = choose_kernel(r, out->zero, out->convert, out->qpresent);
+        ok = choose_kernel(r, out->zero, out->convert, out->stream, out->qpresent);
         int d = nv - 1; /* odometer over the segment indices */
         for (; d >= 0 && ++idx[d] == count[d]; --d) idx[d] = 0;
         if (d < 0) break;
@@ -427,11 +432,14 @@ static bool zero_regions(region_list_t *out, const rl_ref_exec_t *e) {
 
 /* ---- kernels and the name ------------------------------------------------------------------ */
 
-/* Bytes the plan writes: every region's elements, padding included. */
-static size_t plan_dst_bytes(const rl_plan_t *p) {
-    size_t n = 0;
-    for (int i = 0; i < p->nregions; ++i) n += (size_t)rl_plan_region_elems(&p->regions[i]);
-    return n * p->dst_es;
+/* Bytes the plan writes: the destination's padded elements (saturating). */
+static size_t padded_dst_bytes(const rl_ref_exec_t *e) {
+    size_t n = e->dst_es;
+    for (int d = 0; d < e->ndims; ++d) {
+        const size_t k = (size_t)e->padded[d];
+        n = k != 0 && n > SIZE_MAX / k ? SIZE_MAX : n * k;
+    }
+    return n;
 }
 
 static int log2_size(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : 2; }
@@ -539,8 +547,9 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->src_es = e->src_es, p->dst_es = e->dst_es;
     p->src_dt = e->src_dt, p->dst_dt = e->dst_dt;
     p->convert = !e->pure_copy;
-    region_list_t list = {
-        rl_malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false, p->convert, {false}};
+    p->stream = padded_dst_bytes(e) >= rl_cpu_stream_threshold();
+    region_list_t list = {rl_malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false,
+                          p->convert, p->stream, {false}};
     for (int j = 0; j < RL_Q_COUNT; ++j) list.qpresent[j] = e->q[j].present;
     /* A zero-size tensor has no elements and no padding (a zero dim pads to zero): no
      * regions. Its other dims and strides may be near 2^63, so they are not even looked at. */
@@ -560,7 +569,6 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     }
     p->regions = list.regions, p->nregions = list.n;
     const rl_kernel_table_t *t = rl_kernel_table(isa);
-    p->stream = plan_dst_bytes(p) >= rl_cpu_stream_threshold();
     p->transpose = t->transpose[log2_size(p->src_es)];
     p->transpose_dst = (p->stream ? t->transpose_stream : t->transpose)[log2_size(p->src_es)];
     p->gather = t->gather[log2_size(p->src_es)];
