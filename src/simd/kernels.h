@@ -4,7 +4,8 @@
  * in bytes at this boundary (the plan counts elements). Every family is enumerated in one
  * X-macro file (transpose.inc, gather.inc, cvt.inc, unzip.inc, lines.inc: best ISA first,
  * scalar last); that list generates the prototypes below, the dispatch tables
- * (src/dispatch.c) and the kernel tests (tests/native/test_kernels_*.c). Only files in src/simd/ include ISA headers. */
+ * (src/dispatch.c) and the kernel tests (tests/native/test_kernels_*.c). Only files in
+ * src/simd/ include ISA headers. */
 #ifndef RL_SIMD_KERNELS_H
 #define RL_SIMD_KERNELS_H
 
@@ -127,8 +128,8 @@ static inline int rl_cvt_nan_params(const rl_cvt_params_t *p) {
 typedef void (*rl_cvt_to_f32_fn)(size_t n, const void *src, float *dst,
                                  const rl_cvt_params_t *p);
 /* n f32 -> n elements of the family's destination type (src_zp, src_scale; sum reads dst
- * first; dst_scale, dst_zp; integers round to nearest even and saturate, NaN -> 0; bf16/f16 round to nearest
- * even keeping subnormals, NaN stays NaN with the reference's payload). */
+ * first; dst_scale, dst_zp; integers round to nearest even and saturate, NaN -> 0; bf16/f16
+ * round to nearest even keeping subnormals, NaN stays NaN with the reference's payload). */
 typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
                                    const rl_cvt_params_t *p);
 

@@ -4,6 +4,7 @@
  * destination elements, one masked load and one vpermd per source window of 16 elements.
  * Other tables use vpgatherdd, 16 entries at a time; the tail a masked gather and store. No
  * element outside the table's offsets is read (masked loads), none outside [0, m) written. */
+#include "avx512-line.h"
 #include "kernels.h"
 
 #include <immintrin.h>
@@ -49,14 +50,6 @@ static bool find_windows(size_t m, const int32_t *idx, windows_t *w) {
     return true;
 }
 
-/* A full 16-lane store: non-temporal when `stream` (a constant after inlining). */
-static inline __attribute__((always_inline)) void put16(char *d, __m512i v, bool stream) {
-    if (stream)
-        _mm512_stream_si512((void *)d, v);
-    else
-        _mm512_storeu_si512((void *)d, v);
-}
-
 /* n windows, a compile-time constant after inlining: the window registers stay in registers. */
 static inline __attribute__((always_inline)) void
 gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size_t src_stride,
@@ -78,7 +71,7 @@ gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size
             for (int j = 1; j < n; ++j)
                 acc = _mm512_mask_permutexvar_epi32(
                     acc, lanes[j], perm[j], _mm512_maskz_loadu_epi32(elems[j], s + base[j]));
-            put16(d, acc, stream);
+            rl_avx512_store_line(d, acc, stream);
         }
     }
 }
@@ -109,7 +102,7 @@ gather(size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_st
         size_t i = 0;
         for (; i + 16 <= m; i += 16) {
             const __m512i vi = _mm512_loadu_si512((const void *)(idx + i));
-            put16(d + i * 4, _mm512_i32gather_epi32(vi, s, 4), stream);
+            rl_avx512_store_line(d + i * 4, _mm512_i32gather_epi32(vi, s, 4), stream);
         }
         if (i < m) {
             const __mmask16 k = (__mmask16)((1u << (m - i)) - 1u);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "avx512-line.h"
 #include "kernels.h"
 
 #define ES              4 /* element size in bytes */
@@ -74,12 +75,7 @@ RL_INLINE void tile_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, boo
     __m512i r[16];
     for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(s + i * ss);
     transpose_16x16(r);
-    for (int i = 0; i < 16; ++i) {
-        if (stream)
-            _mm512_stream_si512((void *)(d + i * ds), r[i]);
-        else
-            _mm512_storeu_si512(d + i * ds, r[i]);
-    }
+    for (int i = 0; i < 16; ++i) rl_avx512_store_line(d + i * ds, r[i], stream);
 }
 RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
     tile_with(s, ss, d, ds, false);
@@ -106,12 +102,6 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
  * rows: nchw -> nChw8c, where ds = 32 puts them back to back and they go out as 8 whole
  * lines); tile_half_stream with non-temporal stores (d 64-byte aligned, ds 32 or a multiple of
  * 64). */
-RL_INLINE void store_line(uint8_t *p, __m512i v, bool stream) {
-    if (stream)
-        _mm512_stream_si512((void *)p, v);
-    else
-        _mm512_storeu_si512(p, v);
-}
 RL_INLINE void store_half(uint8_t *p, __m256i v, bool stream) {
     if (stream)
         _mm256_stream_si256((__m256i *)(void *)p, v);
@@ -132,10 +122,11 @@ RL_INLINE void tile_half_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
     }
     if (ds == 32) { /* rows back to back: 8 whole lines, two rows (x[2p], x[2p + 1]) each */
         for (int p = 0; p < 2; ++p) {
-            store_line(d + 64 * p, _mm512_shuffle_i64x2(x[2 * p], x[2 * p + 1], 0x44), stream);
-            store_line(d + 64 * (2 + p), _mm512_shuffle_i64x2(x[2 * p], x[2 * p + 1], 0xee), stream);
-            store_line(d + 64 * (4 + p), _mm512_shuffle_i64x2(y[2 * p], y[2 * p + 1], 0x44), stream);
-            store_line(d + 64 * (6 + p), _mm512_shuffle_i64x2(y[2 * p], y[2 * p + 1], 0xee), stream);
+            const __m512i x0 = x[2 * p], x1 = x[2 * p + 1], y0 = y[2 * p], y1 = y[2 * p + 1];
+            rl_avx512_store_line(d + 64 * p, _mm512_shuffle_i64x2(x0, x1, 0x44), stream);
+            rl_avx512_store_line(d + 64 * (2 + p), _mm512_shuffle_i64x2(x0, x1, 0xee), stream);
+            rl_avx512_store_line(d + 64 * (4 + p), _mm512_shuffle_i64x2(y0, y1, 0x44), stream);
+            rl_avx512_store_line(d + 64 * (6 + p), _mm512_shuffle_i64x2(y0, y1, 0xee), stream);
         }
         return;
     }
