@@ -173,16 +173,22 @@ static bool node_folds(const rl_plan_node_t *outer, const rl_plan_node_t *inner)
     return true;
 }
 
+/* Stable insertion sort of n nodes by stride `side` (0 source, 1 destination), descending:
+ * that side's order of traversal, outermost first. */
+static void sort_by_stride(rl_plan_node_t *node, int n, int side) {
+    for (int i = 1; i < n; ++i) {
+        const rl_plan_node_t x = node[i];
+        int j = i;
+        for (; j > 0 && node[j - 1].s[side] < x.s[side]; --j) node[j] = node[j - 1];
+        node[j] = x;
+    }
+}
+
 static void order_and_fold(rl_plan_region_t *r) {
     int n = 0;
     for (int i = 0; i < r->nnodes; ++i)
         if (r->node[i].n != 1) r->node[n++] = r->node[i];
-    for (int i = 1; i < n; ++i) { /* stable insertion sort, dst stride descending */
-        const rl_plan_node_t x = r->node[i];
-        int j = i;
-        for (; j > 0 && r->node[j - 1].s[1] < x.s[1]; --j) r->node[j] = r->node[j - 1];
-        r->node[j] = x;
-    }
+    sort_by_stride(r->node, n, 1); /* destination order: streaming writes */
     int m = 0;
     for (int i = 0; i < n; ++i) {
         if (m > 0 && node_folds(&r->node[m - 1], &r->node[i])) {
@@ -529,11 +535,7 @@ static void use_lines(rl_plan_t *p) {
             adjacent |= r->node[k].s[0] == r->node[last].n && r->node[k].n <= MAX_LINE_STREAMS;
         }
         if (!ok) continue;
-        for (int a = 1; adjacent && a < last; ++a) /* stable insertion sort, src stride desc */
-            for (int b = a; b > 0 && r->node[b - 1].s[0] < r->node[b].s[0]; --b) {
-                const rl_plan_node_t x = r->node[b];
-                r->node[b] = r->node[b - 1], r->node[b - 1] = x;
-            }
+        if (adjacent) sort_by_stride(r->node, last, 0); /* source order, K0 stays innermost */
         const rl_dim_t n0 = r->node[last].n, n1 = r->node[last - 1].n,
                        n2 = last >= 2 ? r->node[last - 2].n : 1;
         const rl_dim_t b1 = min_dim(n1, ITEM_ELEMS / n0), rest = ITEM_ELEMS / (n0 * b1);
