@@ -84,8 +84,9 @@ static rl_isa_t hw_level(void) {
 }
 
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
-/* Bytes of "<n>K" / "<n>M" (a sysfs cache size), 0 when unreadable. */
-static size_t read_size(const char *path) {
+/* A sysfs number, "<n>", "<n>K" or "<n>M" (a cache's level or size), scaled by its suffix;
+ * 0 when unreadable. */
+static size_t read_number(const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) return 0;
     unsigned long long n = 0;
@@ -108,14 +109,11 @@ static size_t last_level_cache(void) {
     for (int i = 0; i < 8; ++i) {
         char path[80];
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        FILE *f = fopen(path, "r");
-        if (!f) break;
-        int level = 0;
-        const int got = fscanf(f, "%d", &level);
-        fclose(f);
+        const int level = (int)read_number(path);
+        if (level == 0) break;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        const size_t size = read_size(path);
-        if (got == 1 && size > 0 && level >= best_level) best = size, best_level = level;
+        const size_t size = read_number(path);
+        if (size > 0 && level >= best_level) best = size, best_level = level;
     }
 #endif
 #ifdef _SC_LEVEL3_CACHE_SIZE /* glibc */
