@@ -45,6 +45,8 @@ typedef struct {
     rl_dim_t qoff[RL_Q_COUNT];
     rl_plan_kernel_t kernel;
     rl_dim_t blk[3]; /* block of K0, K1, K2 handled by one work item (1 for absent nodes) */
+    rl_dim_t pad;    /* RL_PK_TRANSPOSE: zeros after each destination run of K0 (the padding of
+                        a blocked layout's last block, written with the data) */
     int32_t *table;  /* RL_PK_TABLE: source offsets of K0's elements (owned) */
 } rl_plan_region_t;
 

@@ -202,22 +202,22 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         if (!p->convert) {
             if (!gather) {
                 p->transpose_dst((size_t)c0, (size_t)c1, s, (size_t)(k0->s[0] * ses), d,
-                                 (size_t)(k1->s[1] * des));
+                                 (size_t)(k1->s[1] * des), (size_t)r->pad);
                 return;
             }
             for (rl_dim_t i = 0; i < c1; ++i)
                 p->transpose_dst((size_t)c0, 1, s + i * k1->s[0] * ses, (size_t)(k0->s[0] * ses),
-                             d + i * k1->s[1] * des, (size_t)(c0 * des));
+                                 d + i * k1->s[1] * des, (size_t)(c0 * des), 0);
             return;
         }
         char stage[STAGE_BYTES]; /* c1 rows of c0 source elements, in destination order */
         if (!gather)
             p->transpose((size_t)c0, (size_t)c1, s, (size_t)(k0->s[0] * ses), stage,
-                         (size_t)(c0 * ses));
+                         (size_t)(c0 * ses), 0);
         else
             for (rl_dim_t i = 0; i < c1; ++i)
                 p->transpose((size_t)c0, 1, s + i * k1->s[0] * ses, (size_t)(k0->s[0] * ses),
-                             stage + i * c0 * ses, (size_t)(c0 * ses));
+                             stage + i * c0 * ses, (size_t)(c0 * ses), 0);
         convert_staged(job, stage, c0, c1, d, k1, q);
         return;
     }

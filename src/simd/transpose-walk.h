@@ -18,8 +18,13 @@
  *                     non-temporal stores (and tile_half_stream tile_half()), used for whole
  *                     tiles when transpose_any's `stream` is set and the destination lines
  *                     are 64-byte aligned; the caller fences
+ *   RL_FILL_TILE    optional, 1 (masked walk): tile_fill(s, ss, d, ds, nr, stream) is a whole
+ *                     tile of which only source rows 0..nr-1 are read, the rest taken as zeros
+ *                     (and tile_half_fill the same of a half tile): the last strip of a
+ *                     transpose with `pad` writes its zeros with its data, as whole rows
  *   RL_INLINE       its always-inline storage class
- * and gets transpose_any(rows, cols, src, src_stride, dst, dst_stride), the kernel's body. */
+ * and gets transpose_any(rows, cols, src, src_stride, dst, dst_stride, pad, stream), the
+ * kernel's body. */
 #ifndef RL_SIMD_TRANSPOSE_WALK_H
 #define RL_SIMD_TRANSPOSE_WALK_H
 
@@ -38,6 +43,11 @@ static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size
     for (size_t k = 0; k < n; ++k) memcpy(d + k * ds, s + k * ss, ES);
 }
 
+/* `bytes` zeros at d, then every ds bytes: n rows in all (the pad of kernels.h). */
+static void zero_rows(size_t n, uint8_t *d, size_t ds, size_t bytes) {
+    for (size_t j = 0; j < n; ++j) memset(d + j * ds, 0, bytes);
+}
+
 /* Source columns per block: few enough that the destination rows of one block do not
  * share cache sets when ds is a large power of two. */
 static size_t block_cols(size_t ss, size_t ds) {
@@ -54,6 +64,24 @@ static size_t block_cols(size_t ss, size_t ds) {
 #ifndef RL_STREAM_TILE
 #define RL_STREAM_TILE 0
 #endif
+#ifndef RL_FILL_TILE
+#define RL_FILL_TILE 0
+#endif
+
+/* Zeros of the pad the last strip (nr < TILE_R rows) writes with its data: enough to make it
+ * a whole tile or a whole half tile with a fill tile, else none. */
+static size_t strip_fill(size_t rows, size_t pad) {
+#if RL_FILL_TILE
+    const size_t nr = rows % TILE_R;
+    if (nr != 0 && pad >= TILE_R - nr) return TILE_R - nr;
+#if RL_HALF_TILE
+    if (nr != 0 && nr < TILE_R / 2 && pad >= TILE_R / 2 - nr) return TILE_R / 2 - nr;
+#endif
+#else
+    (void)rows, (void)pad;
+#endif
+    return 0;
+}
 
 #if RL_MASKED_TAILS
 /* A whole tile, with streaming stores when asked for and the destination allows them. */
@@ -81,11 +109,33 @@ RL_INLINE void put_half(bool stream, const uint8_t *s, size_t ss, uint8_t *d, si
 }
 #endif
 
+#if RL_FILL_TILE
+/* The last strip as fill tiles: nr source rows and fill zeros, nr + fill = TILE_R or
+ * TILE_R / 2. Columns past the whole tiles go through tile_part and get their zeros apart. */
+static void fill_strip(size_t nr, size_t fill, size_t full, size_t rest, const uint8_t *a,
+                       size_t ss, uint8_t *b, size_t ds, bool stream) {
+    for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds) {
+#if RL_HALF_TILE
+        if (nr + fill != TILE_R) {
+            tile_half_fill(a, ss, b, ds, nr, stream);
+            continue;
+        }
+#endif
+        tile_fill(a, ss, b, ds, nr, stream);
+    }
+    if (rest) {
+        tile_part(a, ss, b, ds, nr, rest);
+        zero_rows(rest, b + nr * ES, ds, fill * ES);
+    }
+}
+#endif
+
 /* Column blocks of bj source columns, each swept over all rows in TILE_R-row strips: every
- * source line is read once, every destination line written whole. */
-static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
-                  bool stream) {
-    const size_t bj = block_cols(ss, ds);
+ * source line is read once, every destination line written whole. Returns how many of the
+ * `pad` zeros after each destination row it wrote (strip_fill). */
+static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
+                    size_t pad, bool stream) {
+    const size_t bj = block_cols(ss, ds), fill = strip_fill(rows, pad);
     /* whole, aligned lines only: 64-byte rows, or 32-byte rows packed back to back (rows <= 8,
      * nchw -> nChw8c), where a half tile writes 512 contiguous bytes, 8 whole lines */
     stream = stream && (uintptr_t)d % 64 == 0 && (ds % 64 == 0 || ds == 32);
@@ -103,6 +153,12 @@ static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t
                 if (rest) tile_part(a, ss, b, ds, nr, rest);
                 continue;
             }
+#if RL_FILL_TILE
+            if (fill) {
+                fill_strip(nr, fill, full, rest, a, ss, b, ds, stream);
+                continue;
+            }
+#endif
 #if RL_HALF_TILE
             if (nr >= TILE_R / 2) { /* a half-height strip of whole tiles first */
                 for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
@@ -119,6 +175,7 @@ static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t
             if (rest) tile_part(a, ss, b, ds, nr, rest);
         }
     }
+    return fill;
 }
 
 /* Whole blocks of ZIP_W; the last overlaps the block before, or is masked when n < ZIP_W. */
@@ -172,17 +229,18 @@ RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, u
 }
 
 /* Column blocks swept in strips of 2 x TILE_R rows, then TILE_R rows (the last overlapping);
- * problems smaller than a tile go through tile_part. (No streaming variant: `stream` unused.) */
-static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
-                  bool stream) {
-    (void)stream;
+ * problems smaller than a tile go through tile_part. (No streaming variant: `stream` unused;
+ * no fill tiles: the pad is left to transpose_any, 0 returned.) */
+static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
+                    size_t pad, bool stream) {
+    (void)stream, (void)pad;
     if (rows < TILE_R || cols < TILE_C) {
         for (size_t i = 0; i < rows; i += TILE_R)
             for (size_t j = 0; j < cols; j += TILE_C)
                 tile_part(s + i * ss + j * ES, ss, d + j * ds + i * ES, ds,
                           rows - i < TILE_R ? rows - i : TILE_R,
                           cols - j < TILE_C ? cols - j : TILE_C);
-        return;
+        return 0;
     }
     const size_t bj = block_cols(ss, ds);
     for (size_t j0 = 0; j0 < cols; j0 += bj) {
@@ -195,6 +253,7 @@ static void tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t
             strip(1, j0, je, s + i * ss, ss, d + i * ES, ds);
         }
     }
+    return 0;
 }
 
 /* Whole blocks of ZIP_W, the last overlapping the one before; below ZIP_W a scalar loop. */
@@ -247,17 +306,24 @@ static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
 
 /* The kernel: 1-row and 1-column problems are strided copies, 2-4 rows into a tight
  * destination a zip, 2-4 columns from a tight source an unzip, the rest register tiles (with
- * streaming stores when `stream` is set and the file has them). */
+ * streaming stores when `stream` is set and the file has them). A pad that fill tiles can
+ * write with the data goes to the tiles whatever the shape (nchw -> nChw16c with C = 3: one
+ * whole line per pixel instead of 3 elements and 13 zeros); the rest of it is zeroed after. */
 static inline void transpose_any(size_t rows, size_t cols, const void *src, size_t src_stride,
-                                 void *dst, size_t dst_stride, bool stream) {
+                                 void *dst, size_t dst_stride, size_t pad, bool stream) {
     assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
-    assert(cols <= 1 || dst_stride >= rows * ES);
+    assert(cols <= 1 || dst_stride >= (rows + pad) * ES);
     const uint8_t *s = src;
     uint8_t *d = dst;
     const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
     const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
-    if (rows == 0 || cols == 0)
+    size_t filled = 0; /* zeros of the pad written so far */
+    if (cols == 0)
         return;
+    else if (rows == 0)
+        ; /* only the pad */
+    else if (strip_fill(rows, pad) != 0)
+        filled = tiles(rows, cols, s, src_stride, d, dst_stride, pad, stream);
     else if (rows == 1)
         copy_strided(cols, s, ES, d, dst_stride);
     else if (cols == 1)
@@ -267,7 +333,8 @@ static inline void transpose_any(size_t rows, size_t cols, const void *src, size
     else if (unzip_ok)
         unzip(cols, rows, s, d, dst_stride);
     else
-        tiles(rows, cols, s, src_stride, d, dst_stride, stream);
+        filled = tiles(rows, cols, s, src_stride, d, dst_stride, pad, stream);
+    if (pad > filled) zero_rows(cols, d + (rows + filled) * ES, dst_stride, (pad - filled) * ES);
 }
 
 #endif

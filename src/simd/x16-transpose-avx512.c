@@ -196,6 +196,6 @@ RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_
 #include "transpose-walk.h"
 
 void rl_x16_transpose_32x8__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
-                                   void *dst, size_t dst_stride) {
-    transpose_any(rows, cols, src, src_stride, dst, dst_stride, false);
+                                   void *dst, size_t dst_stride, size_t pad) {
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride, pad, false);
 }

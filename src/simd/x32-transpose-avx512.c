@@ -70,19 +70,27 @@ RL_INLINE void transpose_16x16(__m512i r[16]) {
 
 /* Source rows 0..15 x columns 0..15 at s -> destination rows 0..15 x columns 0..15 at d: whole
  * 64-byte rows on both sides; tile_stream writes them with non-temporal stores (d and ds
- * 64-byte aligned). */
-RL_INLINE void tile_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, bool stream) {
+ * 64-byte aligned). tile_fill reads source rows 0..nr-1 only and writes zeros for the rest
+ * (the padding of nChw16c's last block). */
+RL_INLINE void tile_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                         bool stream) {
     __m512i r[16];
-    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(s + i * ss);
+    for (size_t i = 0; i < 16; ++i)
+        r[i] = i < nr ? _mm512_loadu_si512(s + i * ss) : _mm512_setzero_si512();
     transpose_16x16(r);
     for (int i = 0; i < 16; ++i) rl_avx512_store_line(d + i * ds, r[i], stream);
 }
 RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_with(s, ss, d, ds, false);
+    tile_rows(s, ss, d, ds, 16, false);
 }
 #define RL_STREAM_TILE 1
 RL_INLINE void tile_stream(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_with(s, ss, d, ds, true);
+    tile_rows(s, ss, d, ds, 16, true);
+}
+#define RL_FILL_TILE 1
+RL_INLINE void tile_fill(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                         bool stream) {
+    tile_rows(s, ss, d, ds, nr, stream);
 }
 
 /* The same for the first nr <= 16 rows and nc <= 16 columns only (masked: rows past nr are
@@ -101,16 +109,18 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
 /* Source rows 0..7 x columns 0..15 at s -> destination rows 0..15 x columns 0..7 at d (32-byte
  * rows: nchw -> nChw8c, where ds = 32 puts them back to back and they go out as 8 whole
  * lines); tile_half_stream with non-temporal stores (d 64-byte aligned, ds 32 or a multiple of
- * 64). */
+ * 64); tile_half_fill reads rows 0..nr-1 and writes zeros for the rest. */
 RL_INLINE void store_half(uint8_t *p, __m256i v, bool stream) {
     if (stream)
         _mm256_stream_si256((__m256i *)(void *)p, v);
     else
         _mm256_storeu_si256((__m256i *)(void *)p, v);
 }
-RL_INLINE void tile_half_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, bool stream) {
+RL_INLINE void tile_half_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                              bool stream) {
     __m512i r[8];
-    for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_si512(s + i * ss);
+    for (size_t i = 0; i < 8; ++i)
+        r[i] = i < nr ? _mm512_loadu_si512(s + i * ss) : _mm512_setzero_si512();
     transpose_4x4_lanes(r, 2);
     /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
     const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
@@ -139,10 +149,14 @@ RL_INLINE void tile_half_with(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
 }
 #define RL_HALF_TILE 1
 RL_INLINE void tile_half(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_half_with(s, ss, d, ds, false);
+    tile_half_rows(s, ss, d, ds, 8, false);
 }
 RL_INLINE void tile_half_stream(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_half_with(s, ss, d, ds, true);
+    tile_half_rows(s, ss, d, ds, 8, true);
+}
+RL_INLINE void tile_half_fill(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                              bool stream) {
+    tile_half_rows(s, ss, d, ds, nr, stream);
 }
 
 /* ---- zip and unzip: 2..4 rows <-> one interleaved stream, by vpermt2d ----------------- */
@@ -231,12 +245,13 @@ RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_
 #include "transpose-walk.h"
 
 void rl_x32_transpose_16x16__avx512(size_t rows, size_t cols, const void *src, size_t src_stride,
-                                    void *dst, size_t dst_stride) {
-    transpose_any(rows, cols, src, src_stride, dst, dst_stride, false);
+                                    void *dst, size_t dst_stride, size_t pad) {
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride, pad, false);
 }
 
 void rl_x32_transpose_16x16_stream__avx512(size_t rows, size_t cols, const void *src,
-                                           size_t src_stride, void *dst, size_t dst_stride) {
-    transpose_any(rows, cols, src, src_stride, dst, dst_stride, true);
+                                           size_t src_stride, void *dst, size_t dst_stride,
+                                           size_t pad) {
+    transpose_any(rows, cols, src, src_stride, dst, dst_stride, pad, true);
     _mm_sfence(); /* streaming stores are weakly ordered: done before the pool says so */
 }

@@ -1,10 +1,12 @@
 /*
  * test_kernels_transpose — every kernel of src/simd/transpose.inc at or below the ISA cap
- * (RL_MAX_CPU_ISA), byte for byte against the formula dst[j*ds + i*es] = src[i*ss + j*es].
+ * (RL_MAX_CPU_ISA), byte for byte against the formula dst[j*ds + i*es] = src[i*ss + j*es],
+ * and zeros for rows <= i < rows + zeros (the pad argument: a blocked layout's padding).
  *
  * Shapes: every pair of edge sizes (1 .. 100 around the tiles), tight and odd-padded strides;
  * the zip/unzip shapes (2..9 rows or columns, tight sides, every tail length); the planner's
- * shapes (nchw<->nhwc, nChw16c, channel shuffle, RGB/RGBA deinterleave); random large ones.
+ * shapes (nchw<->nhwc, nChw16c, channel shuffle, RGB/RGBA deinterleave); rows plus zeros that
+ * make whole and half tiles (and that do not); random large ones.
  * Buffers: the source is flush against a PROT_NONE page after it or before it (an over- or
  * under-read faults and the handler names the case), or exactly sized on the heap at an odd
  * address (ASan sees over-reads); the destination sits between guard bytes, and the guards
@@ -98,14 +100,15 @@ static void buf_free(buf_t *b) {
 static long kernel_cases, kernel_failures;
 
 static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, size_t ds,
-                       int src_place, int dst_place) {
+                       size_t zeros, int src_place, int dst_place) {
     const size_t es = (size_t)k->bits / 8;
     const size_t src_n = (rows - 1) * ss + cols * es;
-    const size_t dst_n = (cols - 1) * ds + rows * es;
+    const size_t dst_n = (cols - 1) * ds + (rows + zeros) * es;
     const size_t dst_all = GUARD + dst_n + GUARD;
     snprintf(current_case, sizeof(current_case),
-             "%s rows %zu cols %zu src_stride %zu dst_stride %zu src_place %d dst_place %d",
-             k->name, rows, cols, ss, ds, src_place, dst_place);
+             "%s rows %zu cols %zu src_stride %zu dst_stride %zu zeros %zu src_place %d "
+             "dst_place %d",
+             k->name, rows, cols, ss, ds, zeros, src_place, dst_place);
 
     buf_t sb, db;
     uint8_t *src = buf_alloc(&sb, src_n, src_place);
@@ -118,8 +121,9 @@ static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, s
     for (size_t i = 0; i < rows; ++i)
         for (size_t j = 0; j < cols; ++j)
             memcpy(expect + GUARD + j * ds + i * es, src + i * ss + j * es, es);
+    for (size_t j = 0; j < cols; ++j) memset(expect + GUARD + j * ds + rows * es, 0, zeros * es);
 
-    k->fn(rows, cols, src, ss, dst_buf + GUARD, ds);
+    k->fn(rows, cols, src, ss, dst_buf + GUARD, ds, zeros);
 
     kernel_cases++;
     if (memcmp(expect, dst_buf, dst_all) != 0) {
@@ -130,8 +134,10 @@ static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, s
             snprintf(where, sizeof(where), "guard byte %zd", (ptrdiff_t)b - GUARD);
         } else {
             size_t o = b - GUARD, j = o / ds, r = o % ds;
-            if (r >= rows * es)
+            if (r >= (rows + zeros) * es)
                 snprintf(where, sizeof(where), "gap after dst row %zu, byte %zu", j, r);
+            else if (r >= rows * es)
+                snprintf(where, sizeof(where), "zeros of dst row %zu, element %zu", j, r / es);
             else
                 snprintf(where, sizeof(where), "dst row %zu (src col) element %zu (src row)", j,
                          r / es);
@@ -160,8 +166,9 @@ static void edge_sizes(const kernel_t *k) {
             for (int pad = 0; pad < 4; ++pad) {
                 size_t rows = sizes[a], cols = sizes[b];
                 size_t ss = (cols + (pad & 1 ? odd_pad() : 0)) * es;
-                size_t ds = (rows + (pad & 2 ? odd_pad() : 0)) * es;
-                check_case(k, rows, cols, ss, ds, place % NPLACES, (place + 1) % NPLACES);
+                const size_t gap = pad & 2 ? odd_pad() : 0, ds = (rows + gap) * es;
+                const size_t zeros = (size_t)tu_range(&rng, 0, (int)gap); /* some of the gap */
+                check_case(k, rows, cols, ss, ds, zeros, place % NPLACES, (place + 1) % NPLACES);
                 place++;
             }
 }
@@ -183,9 +190,9 @@ static void narrow_shapes(const kernel_t *k) {
                     int sp = pad ? (int)tu_range(&rng, 0, NPLACES - 1) : place;
                     int dp = (int)tu_range(&rng, 0, NPLACES - 1);
                     /* r rows of n: zip when the destination is tight */
-                    check_case(k, r, n, (n + p1) * es, (r + p2) * es, sp, dp);
+                    check_case(k, r, n, (n + p1) * es, (r + p2) * es, 0, sp, dp);
                     /* n rows of r: unzip when the source is tight */
-                    check_case(k, n, r, (r + p2) * es, (n + p1) * es, sp, dp);
+                    check_case(k, n, r, (r + p2) * es, (n + p1) * es, 0, sp, dp);
                 }
             }
         }
@@ -227,8 +234,31 @@ static void planner_shapes(const kernel_t *k) {
         size_t rows = shapes[s].rows, cols = shapes[s].cols;
         size_t ss = (shapes[s].ss ? shapes[s].ss : cols) * es;
         size_t ds = (shapes[s].ds ? shapes[s].ds : rows) * es;
-        check_case(k, rows, cols, ss, ds, (int)(s % NPLACES), (int)((s + 1) % NPLACES));
+        check_case(k, rows, cols, ss, ds, 0, (int)(s % NPLACES), (int)((s + 1) % NPLACES));
     }
+}
+
+/* Rows followed by zeros: rows + zeros a whole tile (16), a half tile (8), two tiles, or
+ * neither; one to three columns past whole tiles; rows up to 40 (strips before the last);
+ * the destination tight or on whole lines (the streaming path), or with a gap after the
+ * zeros. nchw -> nChw16c / nChw8c with C = 30 or 3 are among them. */
+static void zero_shapes(const kernel_t *k) {
+    static const size_t widths[] = {8, 16, 24, 32, 48};
+    static const size_t cols_of[] = {1, 7, 16, 17, 33, 48, 100, 3136};
+    const size_t es = (size_t)k->bits / 8;
+    for (size_t rows = 1; rows <= 40; ++rows)
+        for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]) + 2; ++w) {
+            const size_t nw = sizeof(widths) / sizeof(widths[0]);
+            const size_t width = w < nw ? widths[w] : rows + (w == nw ? 1 : 13);
+            if (width <= rows) continue;
+            for (size_t c = 0; c < sizeof(cols_of) / sizeof(cols_of[0]); ++c) {
+                const size_t cols = cols_of[c], gap = c % 3 == 2 ? odd_pad() : 0;
+                if (cols > 100 && rows % 7 != 2) continue; /* a few long ones */
+                const int dp = c % 3 == 1 ? DST_LINE_ALIGNED : (int)tu_range(&rng, 0, NPLACES - 1);
+                check_case(k, rows, cols, (cols + (c & 1)) * es, (width + gap) * es, width - rows,
+                           (int)tu_range(&rng, 0, NPLACES - 1), dp);
+            }
+        }
 }
 
 /* Random shapes up to 600 x 600, random padding (in elements or, rarely, in bytes). */
@@ -242,7 +272,9 @@ static void random_shapes(const kernel_t *k, int count) {
         if (tu_chance(&rng, 0.6)) ds += (size_t)tu_range(&rng, 0, 70) * es;
         if (tu_chance(&rng, 0.1)) ss += (size_t)tu_range(&rng, 1, 3); /* strides in bytes */
         if (tu_chance(&rng, 0.1)) ds += (size_t)tu_range(&rng, 1, 3);
-        check_case(k, rows, cols, ss, ds, (int)tu_range(&rng, 0, NPLACES - 1),
+        const size_t room = ds / es - rows; /* whole elements after each row */
+        const size_t zeros = tu_chance(&rng, 0.3) ? (size_t)tu_range(&rng, 0, (int)room) : 0;
+        check_case(k, rows, cols, ss, ds, zeros, (int)tu_range(&rng, 0, NPLACES - 1),
                    (int)tu_range(&rng, 0, NPLACES - 1));
     }
 }
@@ -264,6 +296,7 @@ int main(void) {
         edge_sizes(k);
         narrow_shapes(k);
         planner_shapes(k);
+        zero_shapes(k);
         random_shapes(k, 150);
         printf("%-34s %-7s x%-2d %6ld cases, %ld failed\n", k->name, rl_isa_name(k->isa), k->bits,
                kernel_cases, kernel_failures);

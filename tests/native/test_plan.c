@@ -80,7 +80,22 @@ int main(void) {
     reorder_case("f32:nhwc:2x16x3x3", "f32:nchw:2x16x3x3",
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 2:144/144 16:1/9 9:16/1");
     /* blocked: C = 30 in nChw16c is a full block, a 14-channel tail and a zero region */
+    /* the last block's transpose writes the 2 padding zeros of each pixel itself (pad=2) */
     reorder_case("f32:nchw:1x30x5x5", "f32:nChw16c:1x30x5x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
+                 "\n  [1] transpose off=400/400 nodes(n:src/dst) 25:1/16 14:25/1 pad=2");
+    /* an image into 16-channel blocks: 3 channels and 13 zeros per pixel, one region */
+    reorder_case("f32:nchw:2x3x4x5", "f32:nChw16c:2x3x4x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 2:60/320 20:1/16 3:20/1 pad=13");
+    reorder_case("f32:nchw:1x30x5x5", "f32:nChw8c:1x30x5x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 3:200/200 25:1/8 8:25/1"
+                 "\n  [1] transpose off=600/600 nodes(n:src/dst) 25:1/8 6:25/1 pad=2");
+    /* not fused: a one-channel tail is a copy; a conversion stages its transposes */
+    reorder_case("f32:nchw:1x17x5x5", "f32:nChw16c:1x17x5x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
+                 "\n  [1] contig off=400/400 nodes(n:src/dst) 25:1/16 1:1/1"
+                 "\n  [2] zero off=0/401 nodes(n:src/dst) 25:0/16 15:0/1");
+    reorder_case("f32:nchw:1x30x5x5", "bf16:nChw16c:1x30x5x5",
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
                  "\n  [1] transpose off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
                  "\n  [2] zero off=0/414 nodes(n:src/dst) 25:0/16 2:0/1");
