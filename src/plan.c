@@ -235,8 +235,12 @@ static void revisits_inside(rl_plan_region_t *r, rl_dim_t span) {
 static int try_table(rl_plan_region_t *r) {
     const int last = r->nnodes - 1;
     if (r->node[last].n >= 16 || r->node[last].s[0] == 1) return 0;
-    for (int t = 0; t < last; ++t) /* a transpose tile of 64 elements or more does better */
-        if (r->node[t].s[0] == 1 && r->node[t].n * r->node[last].n >= 64) return 0;
+    for (int t = 0; t < last; ++t) { /* so do a transpose tile of 64 elements or more and a */
+        const rl_plan_node_t *k0 = &r->node[last], *k1 = &r->node[t]; /* zip or unzip of 8 or */
+        const bool unzip = k1->n <= 4 && k0->s[0] == k1->n && k0->n >= 8; /* more per row: */
+        const bool zip = k0->n <= 4 && k1->s[1] == k0->n && k1->n >= 8; /* nhwc g2 C = 24 */
+        if (k1->s[0] == 1 && (k1->n * k0->n >= 64 || zip || unzip)) return 0;
+    }
     /* nodes [first, last] join whole; of node first - 1, the inner `part` indices */
     rl_dim_t m = 1, part = 1;
     int first = last + 1;

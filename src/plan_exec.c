@@ -199,25 +199,18 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
     case RL_PK_TRANSPOSE:
     case RL_PK_GATHER: {
         const bool gather = r->kernel == RL_PK_GATHER;
-        if (!p->convert) {
-            if (!gather) {
-                p->transpose_dst((size_t)c0, (size_t)c1, s, (size_t)(k0->s[0] * ses), d,
-                                 (size_t)(k1->s[1] * des), (size_t)r->pad);
-                return;
-            }
-            for (rl_dim_t i = 0; i < c1; ++i)
-                p->transpose_dst((size_t)c0, 1, s + i * k1->s[0] * ses, (size_t)(k0->s[0] * ses),
-                                 d + i * k1->s[1] * des, (size_t)(c0 * des), 0);
+        if (!p->convert) { /* a gather (a pure transpose runs in run_transposes) */
+            p->transpose_dst((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
+                             d, k1->s[1] * des, (size_t)(c0 * des), 0);
             return;
         }
         char stage[STAGE_BYTES]; /* c1 rows of c0 source elements, in destination order */
         if (!gather)
-            p->transpose((size_t)c0, (size_t)c1, s, (size_t)(k0->s[0] * ses), stage,
+            p->transpose(1, (size_t)c0, (size_t)c1, s, 0, (size_t)(k0->s[0] * ses), stage, 0,
                          (size_t)(c0 * ses), 0);
         else
-            for (rl_dim_t i = 0; i < c1; ++i)
-                p->transpose((size_t)c0, 1, s + i * k1->s[0] * ses, (size_t)(k0->s[0] * ses),
-                             stage + i * c0 * ses, (size_t)(c0 * ses), 0);
+            p->transpose((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
+                         stage, c0 * ses, (size_t)(c0 * ses), 0);
         convert_staged(job, stage, c0, c1, d, k1, q);
         return;
     }
@@ -235,6 +228,19 @@ static void run_lines(const job_t *job, const item_t *it) {
                   (size_t)(k2->s[1] * des), (size_t)(k1->s[1] * des));
 }
 
+/* A pure RL_PK_TRANSPOSE item: its K2 transposes of K0 x K1 in one kernel call (a shuffle of
+ * 116 channels on nhwc is a 2 x 58 transpose per pixel: a call each cost as much as the
+ * move), each destination run followed by the region's padding zeros. */
+static void run_transposes(const job_t *job, const item_t *it) {
+    const rl_plan_region_t *r = job->r;
+    const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    job->p->transpose_dst((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)it->cnt[1],
+                          job->src + it->off[0] * ses, k2->s[0] * ses, (size_t)(k0->s[0] * ses),
+                          job->dst + it->off[1] * des, k2->s[1] * des, (size_t)(k1->s[1] * des),
+                          (size_t)r->pad);
+}
+
 static void run_items(void *ctx, size_t begin, size_t end) {
     const job_t *job = ctx;
     const rl_plan_node_t *k2 = knode(job->r, 2);
@@ -243,6 +249,10 @@ static void run_items(void *ctx, size_t begin, size_t end) {
         locate_item(job->r, item, &it);
         if (job->r->kernel == RL_PK_LINES) {
             run_lines(job, &it);
+            continue;
+        }
+        if (job->r->kernel == RL_PK_TRANSPOSE && !job->p->convert) {
+            run_transposes(job, &it);
             continue;
         }
         for (rl_dim_t i = 0; i < it.cnt[2]; ++i) {

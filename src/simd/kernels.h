@@ -25,15 +25,18 @@
 #define RL_ARCH_WASM128 0
 #endif
 
-/* 2-D transpose of elements of 1, 2 or 4 bytes, each destination row followed by `pad` zeros
- * (the padding of a blocked layout's last block: nchw -> nChw16c with C = 30 writes 14
- * channels and 2 zeros per pixel, which the AVX-512 x32 kernel stores as whole lines):
- *   dst[j * dst_stride + i * es] = src[i * src_stride + j * es]   for i < rows, j < cols,
- *   dst[j * dst_stride + i * es] = 0                  for rows <= i < rows + pad, j < cols.
+/* n 2-D transposes of elements of 1, 2 or 4 bytes, src_step and dst_step bytes apart (the
+ * loop over pixels of a shuffle whose 2 x 58 transposes are too small for a call each), each
+ * destination row followed by `pad` zeros (the padding of a blocked layout's last block:
+ * nchw -> nChw16c with C = 30 writes 14 channels and 2 zeros per pixel, which the AVX-512 x32
+ * kernel stores as whole lines). For b < n, with s = src + b * src_step, d = dst + b * dst_step:
+ *   d[j * dst_stride + i * es] = s[i * src_stride + j * es]   for i < rows, j < cols,
+ *   d[j * dst_stride + i * es] = 0                  for rows <= i < rows + pad, j < cols.
  * Source rows are `cols` contiguous elements, destination rows `rows` + `pad` contiguous
  * elements. Reads and writes only those elements (no slack before or after either buffer). */
-typedef void (*rl_transpose_fn)(size_t rows, size_t cols, const void *src, size_t src_stride,
-                                void *dst, size_t dst_stride, size_t pad);
+typedef void (*rl_transpose_fn)(size_t n, size_t rows, size_t cols, const void *src,
+                                ptrdiff_t src_step, size_t src_stride, void *dst,
+                                ptrdiff_t dst_step, size_t dst_stride, size_t pad);
 
 /* 2-D copy of 64-byte lines, the move of a channels-last tensor into 16-channel f32 blocks
  * (nhwc -> nChw16c) run in source order:
@@ -149,8 +152,8 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
     void fn(size_t n1, size_t n0, const void *src, size_t src_stride1, size_t src_stride0, \
             void *dst, size_t dst_stride1, size_t dst_stride0);
 #define RL_TRANSPOSE(isa, bits, fn) \
-    void fn(size_t rows, size_t cols, const void *src, size_t src_stride, void *dst, \
-            size_t dst_stride, size_t pad);
+    void fn(size_t n, size_t rows, size_t cols, const void *src, ptrdiff_t src_step, \
+            size_t src_stride, void *dst, ptrdiff_t dst_step, size_t dst_stride, size_t pad);
 #define RL_TRANSPOSE_STREAM(isa, bits, fn) RL_TRANSPOSE(isa, bits, fn)
 #define RL_GATHER_STREAM(isa, bits, fn) RL_GATHER(isa, bits, fn)
 #define RL_GATHER(isa, bits, fn) \

@@ -10,23 +10,30 @@
 
 #define ROWS_PER_STRIP 32
 
-#define RL_DEFINE_SCALAR_TRANSPOSE(bits, type)                                                 \
-    void rl_x##bits##_transpose__scalar(size_t rows, size_t cols, const void *src,             \
-                                        size_t src_stride, void *dst, size_t dst_stride,       \
-                                        size_t pad) {                                          \
-        for (size_t i0 = 0; i0 < rows; i0 += ROWS_PER_STRIP) {                                 \
-            const size_t i1 = rows - i0 < ROWS_PER_STRIP ? rows : i0 + ROWS_PER_STRIP;         \
-            for (size_t j = 0; j < cols; ++j) {                                                \
-                const char *s = (const char *)src + j * sizeof(type);                          \
-                char *d = (char *)dst + j * dst_stride;                                        \
-                for (size_t i = i0; i < i1; ++i)                                               \
-                    memcpy(d + i * sizeof(type), s + i * src_stride, sizeof(type));            \
-            }                                                                                  \
-        }                                                                                      \
-        for (size_t j = 0; pad && j < cols; ++j)                                               \
-            memset((char *)dst + j * dst_stride + rows * sizeof(type), 0, pad * sizeof(type)); \
+/* One problem of the family (kernels.h); inlined, so that es is a constant and the element
+ * copies are single moves. */
+static inline __attribute__((always_inline)) void transpose_one(size_t es, size_t rows, size_t cols, const char *src, size_t src_stride,
+                          char *dst, size_t dst_stride, size_t pad) {
+    for (size_t i0 = 0; i0 < rows; i0 += ROWS_PER_STRIP) {
+        const size_t i1 = rows - i0 < ROWS_PER_STRIP ? rows : i0 + ROWS_PER_STRIP;
+        for (size_t j = 0; j < cols; ++j) {
+            const char *s = src + j * es;
+            char *d = dst + j * dst_stride;
+            for (size_t i = i0; i < i1; ++i) memcpy(d + i * es, s + i * src_stride, es);
+        }
+    }
+    for (size_t j = 0; pad && j < cols; ++j) memset(dst + j * dst_stride + rows * es, 0, pad * es);
+}
+
+#define RL_DEFINE_SCALAR_TRANSPOSE(bits)                                                       \
+    void rl_x##bits##_transpose__scalar(size_t n, size_t rows, size_t cols, const void *src,   \
+                                        ptrdiff_t src_step, size_t src_stride, void *dst,      \
+                                        ptrdiff_t dst_step, size_t dst_stride, size_t pad) {   \
+        for (size_t b = 0; b < n; ++b)                                                         \
+            transpose_one(bits / 8, rows, cols, (const char *)src + (ptrdiff_t)b * src_step,   \
+                          src_stride, (char *)dst + (ptrdiff_t)b * dst_step, dst_stride, pad); \
     }
 
-RL_DEFINE_SCALAR_TRANSPOSE(32, uint32_t)
-RL_DEFINE_SCALAR_TRANSPOSE(16, uint16_t)
-RL_DEFINE_SCALAR_TRANSPOSE(8, uint8_t)
+RL_DEFINE_SCALAR_TRANSPOSE(32)
+RL_DEFINE_SCALAR_TRANSPOSE(16)
+RL_DEFINE_SCALAR_TRANSPOSE(8)

@@ -23,8 +23,8 @@
  *                     (and tile_half_fill the same of a half tile): the last strip of a
  *                     transpose with `pad` writes its zeros with its data, as whole rows
  *   RL_INLINE       its always-inline storage class
- * and gets transpose_any(rows, cols, src, src_stride, dst, dst_stride, pad, stream), the
- * kernel's body. */
+ * and gets transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride,
+ * pad, stream), the kernel's body. */
 #ifndef RL_SIMD_TRANSPOSE_WALK_H
 #define RL_SIMD_TRANSPOSE_WALK_H
 
@@ -178,16 +178,21 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
     return fill;
 }
 
-/* Whole blocks of ZIP_W; the last overlaps the block before, or is masked when n < ZIP_W. */
-static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
+/* Whole blocks of ZIP_W; the last overlaps the block before, or is masked when n < ZIP_W.
+ * nb problems, sb and db bytes apart (the batch loop inside the unrolled case: a shuffle of
+ * 116 channels is a 2 x 58 zip per pixel). */
+static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t nb,
+                ptrdiff_t sb, ptrdiff_t db) {
     switch (k) { /* constant k lets zip_block unroll */
 #define ZIP(K)                                                                                     \
     case K:                                                                                        \
-        for (size_t j = 0; j + ZIP_W <= n; j += ZIP_W)                                             \
-            zip_block(K, s + j * ES, ss, d + j * K * ES, ZIP_W, true);                             \
-        if (n % ZIP_W && n > ZIP_W)                                                                \
-            zip_block(K, s + (n - ZIP_W) * ES, ss, d + (n - ZIP_W) * K * ES, ZIP_W, true);         \
-        if (n < ZIP_W) zip_block(K, s, ss, d, n, false);                                           \
+        for (size_t b = 0; b < nb; ++b, s += sb, d += db) {                                        \
+            for (size_t j = 0; j + ZIP_W <= n; j += ZIP_W)                                         \
+                zip_block(K, s + j * ES, ss, d + j * K * ES, ZIP_W, true);                         \
+            if (n % ZIP_W && n > ZIP_W)                                                            \
+                zip_block(K, s + (n - ZIP_W) * ES, ss, d + (n - ZIP_W) * K * ES, ZIP_W, true);     \
+            if (n < ZIP_W) zip_block(K, s, ss, d, n, false);                                       \
+        }                                                                                          \
         break;
         ZIP(2)
         ZIP(3)
@@ -197,15 +202,18 @@ static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
     }
 }
 
-static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
+static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds, size_t nb,
+                  ptrdiff_t sb, ptrdiff_t db) {
     switch (k) {
 #define UNZIP(K)                                                                                   \
     case K:                                                                                        \
-        for (size_t i = 0; i + ZIP_W <= n; i += ZIP_W)                                             \
-            unzip_block(K, s + i * K * ES, d + i * ES, ds, ZIP_W, true);                           \
-        if (n % ZIP_W && n > ZIP_W)                                                                \
-            unzip_block(K, s + (n - ZIP_W) * K * ES, d + (n - ZIP_W) * ES, ds, ZIP_W, true);       \
-        if (n < ZIP_W) unzip_block(K, s, d, ds, n, false);                                         \
+        for (size_t b = 0; b < nb; ++b, s += sb, d += db) {                                        \
+            for (size_t i = 0; i + ZIP_W <= n; i += ZIP_W)                                         \
+                unzip_block(K, s + i * K * ES, d + i * ES, ds, ZIP_W, true);                       \
+            if (n % ZIP_W && n > ZIP_W)                                                            \
+                unzip_block(K, s + (n - ZIP_W) * K * ES, d + (n - ZIP_W) * ES, ds, ZIP_W, true);   \
+            if (n < ZIP_W) unzip_block(K, s, d, ds, n, false);                                     \
+        }                                                                                          \
         break;
         UNZIP(2)
         UNZIP(3)
@@ -256,21 +264,26 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
     return 0;
 }
 
-/* Whole blocks of ZIP_W, the last overlapping the one before; below ZIP_W a scalar loop. */
-static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
+/* Whole blocks of ZIP_W, the last overlapping the one before; below ZIP_W a scalar loop. nb
+ * problems, sb and db bytes apart. */
+static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t nb,
+                ptrdiff_t sb, ptrdiff_t db) {
     if (n < ZIP_W) {
-        for (size_t j = 0; j < n; ++j)
-            for (size_t i = 0; i < r; ++i) memcpy(d + (j * r + i) * ES, s + i * ss + j * ES, ES);
+        for (size_t b = 0; b < nb; ++b, s += sb, d += db)
+            for (size_t j = 0; j < n; ++j)
+                for (size_t i = 0; i < r; ++i)
+                    memcpy(d + (j * r + i) * ES, s + i * ss + j * ES, ES);
         return;
     }
     switch (r) { /* constant r lets zip_block unroll */
 #define ZIP(R)                                                                                     \
     case R:                                                                                        \
-        for (size_t j = 0;; j += ZIP_W) {                                                          \
-            if (j > n - ZIP_W) j = n - ZIP_W;                                                      \
-            zip_block(R, s + j * ES, ss, d + j * R * ES);                                          \
-            if (j == n - ZIP_W) break;                                                             \
-        }                                                                                          \
+        for (size_t b = 0; b < nb; ++b, s += sb, d += db)                                          \
+            for (size_t j = 0;; j += ZIP_W) {                                                      \
+                if (j > n - ZIP_W) j = n - ZIP_W;                                                  \
+                zip_block(R, s + j * ES, ss, d + j * R * ES);                                      \
+                if (j == n - ZIP_W) break;                                                         \
+            }                                                                                      \
         break;
         ZIP(2)
         ZIP(3)
@@ -280,20 +293,24 @@ static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
     }
 }
 
-static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
+static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds, size_t nb,
+                  ptrdiff_t sb, ptrdiff_t db) {
     if (n < ZIP_W) {
-        for (size_t i = 0; i < n; ++i)
-            for (size_t j = 0; j < c; ++j) memcpy(d + j * ds + i * ES, s + (i * c + j) * ES, ES);
+        for (size_t b = 0; b < nb; ++b, s += sb, d += db)
+            for (size_t i = 0; i < n; ++i)
+                for (size_t j = 0; j < c; ++j)
+                    memcpy(d + j * ds + i * ES, s + (i * c + j) * ES, ES);
         return;
     }
     switch (c) {
 #define UNZIP(C)                                                                                   \
     case C:                                                                                        \
-        for (size_t i = 0;; i += ZIP_W) {                                                          \
-            if (i > n - ZIP_W) i = n - ZIP_W;                                                      \
-            unzip_block(C, s + i * C * ES, d + i * ES, ds);                                        \
-            if (i == n - ZIP_W) break;                                                             \
-        }                                                                                          \
+        for (size_t b = 0; b < nb; ++b, s += sb, d += db)                                          \
+            for (size_t i = 0;; i += ZIP_W) {                                                      \
+                if (i > n - ZIP_W) i = n - ZIP_W;                                                  \
+                unzip_block(C, s + i * C * ES, d + i * ES, ds);                                    \
+                if (i == n - ZIP_W) break;                                                         \
+            }                                                                                      \
         break;
         UNZIP(2)
         UNZIP(3)
@@ -304,37 +321,51 @@ static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
 }
 #endif
 
-/* The kernel: 1-row and 1-column problems are strided copies, 2-4 rows into a tight
- * destination a zip, 2-4 columns from a tight source an unzip, the rest register tiles (with
- * streaming stores when `stream` is set and the file has them). A pad that fill tiles can
- * write with the data goes to the tiles whatever the shape (nchw -> nChw16c with C = 3: one
- * whole line per pixel instead of 3 elements and 13 zeros); the rest of it is zeroed after. */
-static inline void transpose_any(size_t rows, size_t cols, const void *src, size_t src_stride,
-                                 void *dst, size_t dst_stride, size_t pad, bool stream) {
-    assert(rows == 0 || cols == 0 || (src != NULL && dst != NULL));
+/* One problem: 1-row and 1-column problems are strided copies, register tiles the rest (with
+ * streaming stores when `stream` is set and the file has them); then what is left of the pad. A
+ * pad that fill tiles can write with the data goes to the tiles whatever the shape (nchw ->
+ * nChw16c with C = 3: one whole line per pixel instead of 3 elements and 13 zeros). */
+static void transpose_one(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d,
+                          size_t ds, size_t pad, bool stream) {
+    size_t filled = 0; /* zeros of the pad written so far */
+    if (rows == 0)
+        ; /* only the pad */
+    else if (strip_fill(rows, pad) == 0 && rows == 1)
+        copy_strided(cols, s, ES, d, ds);
+    else if (strip_fill(rows, pad) == 0 && cols == 1)
+        copy_strided(rows, s, ss, d, ES);
+    else
+        filled = tiles(rows, cols, s, ss, d, ds, pad, stream);
+    if (pad > filled) zero_rows(cols, d + (rows + filled) * ES, ds, (pad - filled) * ES);
+}
+
+/* The kernel: n problems. 2-4 rows into a tight destination are a zip, 2-4 columns from a
+ * tight source an unzip, each with the problem loop inside (one call per pixel would cost as
+ * much as the move: nhwc shuffle of 116 channels); the rest one problem at a time. */
+static inline void transpose_any(size_t n, size_t rows, size_t cols, const void *src,
+                                 ptrdiff_t src_step, size_t src_stride, void *dst,
+                                 ptrdiff_t dst_step, size_t dst_stride, size_t pad, bool stream) {
+    assert(n == 0 || rows == 0 || cols == 0 || (src != NULL && dst != NULL));
     assert(cols <= 1 || dst_stride >= (rows + pad) * ES);
     const uint8_t *s = src;
     uint8_t *d = dst;
-    const bool zip_ok = rows <= 4 && dst_stride == rows * ES;
-    const bool unzip_ok = cols <= 4 && src_stride == cols * ES;
-    size_t filled = 0; /* zeros of the pad written so far */
-    if (cols == 0)
+    const bool zip_ok = rows >= 2 && rows <= 4 && cols >= 2 && dst_stride == rows * ES;
+    const bool unzip_ok = cols >= 2 && cols <= 4 && rows >= 2 && src_stride == cols * ES &&
+                          strip_fill(rows, pad) == 0;
+    if (cols == 0 || n == 0) return;
+    if (zip_ok && (!unzip_ok || cols >= rows)) { /* pad = 0: the destination is tight */
+        zip(rows, cols, s, src_stride, d, n, src_step, dst_step);
         return;
-    else if (rows == 0)
-        ; /* only the pad */
-    else if (strip_fill(rows, pad) != 0)
-        filled = tiles(rows, cols, s, src_stride, d, dst_stride, pad, stream);
-    else if (rows == 1)
-        copy_strided(cols, s, ES, d, dst_stride);
-    else if (cols == 1)
-        copy_strided(rows, s, src_stride, d, ES);
-    else if (zip_ok && (!unzip_ok || cols >= rows))
-        zip(rows, cols, s, src_stride, d);
-    else if (unzip_ok)
-        unzip(cols, rows, s, d, dst_stride);
-    else
-        filled = tiles(rows, cols, s, src_stride, d, dst_stride, pad, stream);
-    if (pad > filled) zero_rows(cols, d + (rows + filled) * ES, dst_stride, (pad - filled) * ES);
+    }
+    if (unzip_ok) {
+        unzip(cols, rows, s, d, dst_stride, n, src_step, dst_step);
+        for (size_t b = 0; pad && b < n; ++b)
+            zero_rows(cols, d + (ptrdiff_t)b * dst_step + rows * ES, dst_stride, pad * ES);
+        return;
+    }
+    for (size_t b = 0; b < n; ++b)
+        transpose_one(rows, cols, s + (ptrdiff_t)b * src_step, src_stride,
+                      d + (ptrdiff_t)b * dst_step, dst_stride, pad, stream);
 }
 
 #endif

@@ -99,16 +99,21 @@ static void buf_free(buf_t *b) {
 /* ---- one case -------------------------------------------------------------------------- */
 static long kernel_cases, kernel_failures;
 
-static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, size_t ds,
-                       size_t zeros, int src_place, int dst_place) {
+/* nb problems: the source ones src_gap bytes apart after their last element, the
+ * destination ones dst_gap bytes. */
+static void check_batch(const kernel_t *k, size_t nb, size_t rows, size_t cols, size_t ss,
+                        size_t ds, size_t zeros, size_t src_gap, size_t dst_gap, int src_place,
+                        int dst_place) {
     const size_t es = (size_t)k->bits / 8;
-    const size_t src_n = (rows - 1) * ss + cols * es;
-    const size_t dst_n = (cols - 1) * ds + (rows + zeros) * es;
+    const size_t src_one = (rows - 1) * ss + cols * es, src_step = src_one + src_gap;
+    const size_t dst_one = (cols - 1) * ds + (rows + zeros) * es, dst_step = dst_one + dst_gap;
+    const size_t src_n = (nb - 1) * src_step + src_one;
+    const size_t dst_n = (nb - 1) * dst_step + dst_one;
     const size_t dst_all = GUARD + dst_n + GUARD;
     snprintf(current_case, sizeof(current_case),
-             "%s rows %zu cols %zu src_stride %zu dst_stride %zu zeros %zu src_place %d "
-             "dst_place %d",
-             k->name, rows, cols, ss, ds, zeros, src_place, dst_place);
+             "%s n %zu rows %zu cols %zu src_stride %zu dst_stride %zu zeros %zu src_step %zu "
+             "dst_step %zu src_place %d dst_place %d",
+             k->name, nb, rows, cols, ss, ds, zeros, src_step, dst_step, src_place, dst_place);
 
     buf_t sb, db;
     uint8_t *src = buf_alloc(&sb, src_n, src_place);
@@ -118,28 +123,38 @@ static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, s
     for (size_t b = 0; b < src_n; ++b) src[b] = (uint8_t)tu_next(&rng);
     tu_fill_garbage(dst_buf, dst_all, (uint8_t)(rows * 7 + cols));
     memcpy(expect, dst_buf, dst_all);
-    for (size_t i = 0; i < rows; ++i)
-        for (size_t j = 0; j < cols; ++j)
-            memcpy(expect + GUARD + j * ds + i * es, src + i * ss + j * es, es);
-    for (size_t j = 0; j < cols; ++j) memset(expect + GUARD + j * ds + rows * es, 0, zeros * es);
+    for (size_t b = 0; b < nb; ++b) {
+        uint8_t *e = expect + GUARD + b * dst_step;
+        const uint8_t *sp = src + b * src_step;
+        for (size_t i = 0; i < rows; ++i)
+            for (size_t j = 0; j < cols; ++j) memcpy(e + j * ds + i * es, sp + i * ss + j * es, es);
+        for (size_t j = 0; j < cols; ++j) memset(e + j * ds + rows * es, 0, zeros * es);
+    }
 
-    k->fn(rows, cols, src, ss, dst_buf + GUARD, ds, zeros);
+    k->fn(nb, rows, cols, src, (ptrdiff_t)src_step, ss, dst_buf + GUARD, (ptrdiff_t)dst_step, ds,
+          zeros);
 
     kernel_cases++;
     if (memcmp(expect, dst_buf, dst_all) != 0) {
         size_t b = 0;
         while (expect[b] == dst_buf[b]) ++b;
-        char where[96];
+        char where[160];
         if (b < GUARD || b >= GUARD + dst_n) {
             snprintf(where, sizeof(where), "guard byte %zd", (ptrdiff_t)b - GUARD);
         } else {
-            size_t o = b - GUARD, j = o / ds, r = o % ds;
-            if (r >= (rows + zeros) * es)
-                snprintf(where, sizeof(where), "gap after dst row %zu, byte %zu", j, r);
+            const size_t pb = (b - GUARD) / dst_step, o = (b - GUARD) % dst_step;
+            const size_t j = o / ds, r = o % ds;
+            if (o >= dst_one)
+                snprintf(where, sizeof(where), "gap after problem %zu", pb);
+            else if (r >= (rows + zeros) * es)
+                snprintf(where, sizeof(where), "problem %zu, gap after dst row %zu, byte %zu", pb,
+                         j, r);
             else if (r >= rows * es)
-                snprintf(where, sizeof(where), "zeros of dst row %zu, element %zu", j, r / es);
+                snprintf(where, sizeof(where), "problem %zu, zeros of dst row %zu, element %zu",
+                         pb, j, r / es);
             else
-                snprintf(where, sizeof(where), "dst row %zu (src col) element %zu (src row)", j,
+                snprintf(where, sizeof(where),
+                         "problem %zu, dst row %zu (src col) element %zu (src row)", pb, j,
                          r / es);
         }
         CHECK_MSG(0, "%s: first wrong byte at %s: 0x%02x, expected 0x%02x", current_case, where,
@@ -151,6 +166,11 @@ static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, s
     free(expect);
     buf_free(&sb);
     buf_free(&db);
+}
+
+static void check_case(const kernel_t *k, size_t rows, size_t cols, size_t ss, size_t ds,
+                       size_t zeros, int src_place, int dst_place) {
+    check_batch(k, 1, rows, cols, ss, ds, zeros, 0, 0, src_place, dst_place);
 }
 
 /* An odd number of elements of padding, 1..15. */
@@ -261,6 +281,30 @@ static void zero_shapes(const kernel_t *k) {
         }
 }
 
+/* Several problems per call: zip and unzip shapes (whose loop over problems is inside the
+ * unrolled code), tiles and copies, with and without zeros; problems back to back or with
+ * gaps (in bytes, odd ones too). An nhwc shuffle of 116 channels is 784 problems of 2 x 58. */
+static void batch_shapes(const kernel_t *k) {
+    static const size_t dims[] = {1, 2, 3, 4, 5, 15, 16, 17, 58};
+    static const size_t counts[] = {2, 3, 7, 33};
+    const size_t nd = sizeof(dims) / sizeof(dims[0]), es = (size_t)k->bits / 8;
+    for (size_t a = 0; a < nd; ++a)
+        for (size_t b = 0; b < nd; ++b)
+            for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); ++c) {
+                const size_t rows = dims[a], cols = dims[b], nb = counts[c];
+                const bool tight = (a + b + c) % 2 == 0;
+                const size_t zeros = !tight && (a + c) % 3 == 0 ? (size_t)tu_range(&rng, 1, 9) : 0;
+                const size_t ss = (cols + (tight ? 0 : odd_pad())) * es;
+                const size_t ds = (rows + zeros + (tight ? 0 : odd_pad())) * es;
+                const size_t sg = tight ? 0 : (size_t)tu_range(&rng, 0, 70);
+                const size_t dg = tight ? 0 : (size_t)tu_range(&rng, 0, 70);
+                check_batch(k, nb, rows, cols, ss, ds, zeros, sg, dg,
+                            (int)tu_range(&rng, 0, NPLACES - 1), (int)tu_range(&rng, 0, NPLACES - 1));
+            }
+    check_batch(k, 784, 2, 58, 58 * es, 2 * es, 0, 0, 0, ON_HEAP_ODD, AT_PAGE_END);
+    check_batch(k, 784, 58, 2, 2 * es, 58 * es, 0, 0, 0, AT_PAGE_END, AT_PAGE_START);
+}
+
 /* Random shapes up to 600 x 600, random padding (in elements or, rarely, in bytes). */
 static void random_shapes(const kernel_t *k, int count) {
     const size_t es = (size_t)k->bits / 8;
@@ -297,6 +341,7 @@ int main(void) {
         narrow_shapes(k);
         planner_shapes(k);
         zero_shapes(k);
+        batch_shapes(k);
         random_shapes(k, 150);
         printf("%-34s %-7s x%-2d %6ld cases, %ld failed\n", k->name, rl_isa_name(k->isa), k->bits,
                kernel_cases, kernel_failures);
