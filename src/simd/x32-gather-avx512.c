@@ -1,7 +1,8 @@
 /* x32 gather, AVX-512. Tables that repeat every 16 entries with a constant source step (a
  * channel shuffle on a blocked axis: each 16-lane destination vector takes a few lanes from
  * each of a few source blocks, the same way at every pixel) run as vector permutes: per 16
- * destination elements, one masked load and one vpermd per source window of 16 elements.
+ * destination elements, one masked load per source window of 16 elements and one vpermt2d per
+ * two windows.
  * Other tables use vpgatherdd, 16 entries at a time; the tail a masked gather and store. No
  * element outside the table's offsets is read (masked loads), none outside [0, m) written. */
 #include "avx512-line.h"
@@ -50,27 +51,44 @@ static bool find_windows(size_t m, const int32_t *idx, windows_t *w) {
     return true;
 }
 
-/* n windows, a compile-time constant after inlining: the window registers stay in registers. */
+/* n windows, a compile-time constant after inlining: the window registers stay in registers.
+ * Windows go in pairs through one two-source permute (vpermt2d, zeroing the lanes of other
+ * windows), and the pairs' results are ORed: half the permutes of one per window, which bound
+ * the loop (nChw16c g4: 4 windows of 4 lanes per line). An odd last window permutes alone. */
 static inline __attribute__((always_inline)) void
 gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size_t src_stride,
          char *dst, size_t dst_stride, bool stream) {
-    __m512i perm[MAX_WINDOWS];
-    __mmask16 lanes[MAX_WINDOWS], elems[MAX_WINDOWS];
+    enum { MAX_PAIRS = (MAX_WINDOWS + 1) / 2 };
+    const int pairs = (n + 1) / 2;
+    __m512i perm[MAX_PAIRS];
+    __mmask16 lanes[MAX_PAIRS], elems[MAX_WINDOWS];
     ptrdiff_t base[MAX_WINDOWS];
-    for (int j = 0; j < n; ++j) {
-        perm[j] = _mm512_loadu_si512((const void *)w->perm[j]);
-        lanes[j] = w->lanes[j], elems[j] = w->elems[j], base[j] = (ptrdiff_t)w->base[j] * 4;
+    for (int p = 0; p < pairs; ++p) {
+        int32_t idx[16] = {0};
+        for (int l = 0; l < 16; ++l)
+            for (int h = 0; h < 2 && 2 * p + h < n; ++h)
+                if (w->lanes[2 * p + h] >> l & 1) idx[l] = w->perm[2 * p + h][l] + 16 * h;
+        perm[p] = _mm512_loadu_si512((const void *)idx);
+        lanes[p] = w->lanes[2 * p];
+        if (2 * p + 1 < n) lanes[p] |= w->lanes[2 * p + 1];
     }
+    for (int j = 0; j < n; ++j) elems[j] = w->elems[j], base[j] = (ptrdiff_t)w->base[j] * 4;
     const ptrdiff_t step = (ptrdiff_t)w->step * 4;
     for (size_t r = 0; r < rows; ++r) {
         const char *s = src + r * src_stride;
         char *d = dst + r * dst_stride;
         for (size_t k = 0; k < m / 16; ++k, d += 64, s += step) {
-            __m512i acc = _mm512_maskz_permutexvar_epi32(
-                lanes[0], perm[0], _mm512_maskz_loadu_epi32(elems[0], s + base[0]));
-            for (int j = 1; j < n; ++j)
-                acc = _mm512_mask_permutexvar_epi32(
-                    acc, lanes[j], perm[j], _mm512_maskz_loadu_epi32(elems[j], s + base[j]));
+            __m512i acc = _mm512_setzero_si512();
+            for (int p = 0; p < pairs; ++p) {
+                const __m512i a = _mm512_maskz_loadu_epi32(elems[2 * p], s + base[2 * p]);
+                const __m512i v =
+                    2 * p + 1 < n
+                        ? _mm512_maskz_permutex2var_epi32(
+                              lanes[p], a, perm[p],
+                              _mm512_maskz_loadu_epi32(elems[2 * p + 1], s + base[2 * p + 1]))
+                        : _mm512_maskz_permutexvar_epi32(lanes[p], perm[p], a);
+                acc = p == 0 ? v : _mm512_or_si512(acc, v);
+            }
             rl_avx512_store_line(d, acc, stream);
         }
     }
