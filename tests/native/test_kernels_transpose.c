@@ -265,10 +265,9 @@ static void planner_shapes(const kernel_t *k) {
 static void zero_shapes(const kernel_t *k) {
     static const size_t widths[] = {8, 16, 24, 32, 48};
     static const size_t cols_of[] = {1, 7, 16, 17, 33, 48, 100, 3136};
-    const size_t es = (size_t)k->bits / 8;
+    const size_t es = (size_t)k->bits / 8, nw = sizeof(widths) / sizeof(widths[0]);
     for (size_t rows = 1; rows <= 40; ++rows)
-        for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]) + 2; ++w) {
-            const size_t nw = sizeof(widths) / sizeof(widths[0]);
+        for (size_t w = 0; w < nw + 2; ++w) { /* the widths, then rows + 1 and rows + 13 */
             const size_t width = w < nw ? widths[w] : rows + (w == nw ? 1 : 13);
             if (width <= rows) continue;
             for (size_t c = 0; c < sizeof(cols_of) / sizeof(cols_of[0]); ++c) {
