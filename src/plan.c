@@ -184,21 +184,31 @@ static void sort_by_stride(rl_plan_node_t *node, int n, int side) {
     }
 }
 
+/* Folds each node (n of them, outermost first) into the one before it where that one
+ * continues it: on both sides and in the quantization indices (node_folds), or with
+ * dst_only in the destination alone. Returns the new count. */
+static int fold_nodes(rl_plan_node_t *node, int n, bool dst_only) {
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        const bool folds = m > 0 && (dst_only ? node[m - 1].s[1] == node[i].n * node[i].s[1]
+                                              : node_folds(&node[m - 1], &node[i]));
+        if (folds) {
+            node[m - 1].n *= node[i].n;
+            memcpy(node[m - 1].s, node[i].s, sizeof node[i].s);
+            memcpy(node[m - 1].q, node[i].q, sizeof node[i].q);
+        } else {
+            node[m++] = node[i];
+        }
+    }
+    return m;
+}
+
 static void order_and_fold(rl_plan_region_t *r) {
     int n = 0;
     for (int i = 0; i < r->nnodes; ++i)
         if (r->node[i].n != 1) r->node[n++] = r->node[i];
     sort_by_stride(r->node, n, 1); /* destination order: streaming writes */
-    int m = 0;
-    for (int i = 0; i < n; ++i) {
-        if (m > 0 && node_folds(&r->node[m - 1], &r->node[i])) {
-            r->node[m - 1].n *= r->node[i].n;
-            memcpy(r->node[m - 1].s, r->node[i].s, sizeof r->node[i].s);
-            memcpy(r->node[m - 1].q, r->node[i].q, sizeof r->node[i].q);
-        } else {
-            r->node[m++] = r->node[i];
-        }
-    }
+    int m = fold_nodes(r->node, n, false);
     if (m == 0) r->node[m++] = (rl_plan_node_t){1, {1, 1}, {0}}; /* a single element */
     r->nnodes = m;
 }
@@ -235,10 +245,12 @@ static void revisits_inside(rl_plan_region_t *r, rl_dim_t span) {
 static int try_table(rl_plan_region_t *r) {
     const int last = r->nnodes - 1;
     if (r->node[last].n >= 16 || r->node[last].s[0] == 1) return 0;
-    for (int t = 0; t < last; ++t) { /* so do a transpose tile of 64 elements or more and a */
-        const rl_plan_node_t *k0 = &r->node[last], *k1 = &r->node[t]; /* zip or unzip of 8 or */
-        const bool unzip = k1->n <= 4 && k0->s[0] == k1->n && k0->n >= 8; /* more per row: */
-        const bool zip = k0->n <= 4 && k1->s[1] == k0->n && k1->n >= 8; /* nhwc g2 C = 24 */
+    /* A transpose does better with a tile of 64 elements or more, or as a zip or unzip of 8 or
+     * more per row (transpose-walk.h's tight-side cases: nhwc C = 24 g2 unzips 2 x 12) */
+    for (int t = 0; t < last; ++t) {
+        const rl_plan_node_t *k0 = &r->node[last], *k1 = &r->node[t];
+        const bool unzip = k1->n <= 4 && k0->s[0] == k1->n && k0->n >= 8;
+        const bool zip = k0->n <= 4 && k1->s[1] == k0->n && k1->n >= 8;
         if (k1->s[0] == 1 && (k1->n * k0->n >= 64 || zip || unzip)) return 0;
     }
     /* nodes [first, last] join whole; of node first - 1, the inner `part` indices */
@@ -555,16 +567,7 @@ static int dst_walk(const rl_plan_region_t *r, rl_plan_node_t *out) {
     const int n = r->nnodes - 1;
     memcpy(out, r->node, (size_t)n * sizeof *out);
     sort_by_stride(out, n, 1);
-    int m = 0;
-    for (int i = 0; i < n; ++i) {
-        if (m > 0 && out[m - 1].s[1] == out[i].n * out[i].s[1]) {
-            out[m - 1].n *= out[i].n;
-            out[m - 1].s[1] = out[i].s[1];
-        } else {
-            out[m++] = out[i];
-        }
-    }
-    return m;
+    return fold_nodes(out, n, true);
 }
 
 /* z is the padding right after every destination run of transpose region r: its innermost

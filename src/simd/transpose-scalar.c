@@ -12,8 +12,9 @@
 
 /* One problem of the family (kernels.h); inlined, so that es is a constant and the element
  * copies are single moves. */
-static inline __attribute__((always_inline)) void transpose_one(size_t es, size_t rows, size_t cols, const char *src, size_t src_stride,
-                          char *dst, size_t dst_stride, size_t pad) {
+static inline __attribute__((always_inline)) void
+transpose_one(size_t es, size_t rows, size_t cols, const char *src, size_t src_stride, char *dst,
+              size_t dst_stride, size_t pad) {
     for (size_t i0 = 0; i0 < rows; i0 += ROWS_PER_STRIP) {
         const size_t i1 = rows - i0 < ROWS_PER_STRIP ? rows : i0 + ROWS_PER_STRIP;
         for (size_t j = 0; j < cols; ++j) {

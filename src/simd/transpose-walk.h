@@ -327,12 +327,13 @@ static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds, s
  * nChw16c with C = 3: one whole line per pixel instead of 3 elements and 13 zeros). */
 static void transpose_one(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d,
                           size_t ds, size_t pad, bool stream) {
+    const bool fills = strip_fill(rows, pad) != 0;
     size_t filled = 0; /* zeros of the pad written so far */
     if (rows == 0)
         ; /* only the pad */
-    else if (strip_fill(rows, pad) == 0 && rows == 1)
+    else if (!fills && rows == 1)
         copy_strided(cols, s, ES, d, ds);
-    else if (strip_fill(rows, pad) == 0 && cols == 1)
+    else if (!fills && cols == 1)
         copy_strided(rows, s, ss, d, ES);
     else
         filled = tiles(rows, cols, s, ss, d, ds, pad, stream);

@@ -297,8 +297,9 @@ static void batch_shapes(const kernel_t *k) {
                 const size_t ds = (rows + zeros + (tight ? 0 : odd_pad())) * es;
                 const size_t sg = tight ? 0 : (size_t)tu_range(&rng, 0, 70);
                 const size_t dg = tight ? 0 : (size_t)tu_range(&rng, 0, 70);
-                check_batch(k, nb, rows, cols, ss, ds, zeros, sg, dg,
-                            (int)tu_range(&rng, 0, NPLACES - 1), (int)tu_range(&rng, 0, NPLACES - 1));
+                const int sp = (int)tu_range(&rng, 0, NPLACES - 1);
+                const int dp = (int)tu_range(&rng, 0, NPLACES - 1);
+                check_batch(k, nb, rows, cols, ss, ds, zeros, sg, dg, sp, dp);
             }
     check_batch(k, 784, 2, 58, 58 * es, 2 * es, 0, 0, 0, ON_HEAP_ODD, AT_PAGE_END);
     check_batch(k, 784, 58, 2, 2 * es, 58 * es, 0, 0, 0, AT_PAGE_END, AT_PAGE_START);
