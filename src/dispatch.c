@@ -24,6 +24,10 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
     RL_TAKE(t->gather_stream[log2_bytes(bits)], t->gather_stream_info[log2_bytes(bits)], isa, fn)
 #define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], t->to_f32_info[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], t->from_f32_info[dt], isa, fn)
+#define RL_CVT_TO_F32_STREAM(isa, dt, fn)                                                      \
+    RL_TAKE(t->to_f32_stream[dt], t->to_f32_stream_info[dt], isa, fn)
+#define RL_CVT_FROM_F32_STREAM(isa, dt, fn)                                                    \
+    RL_TAKE(t->from_f32_stream[dt], t->from_f32_stream_info[dt], isa, fn)
 #define RL_UNZIP_F32(isa, dt, fn) RL_TAKE(t->unzip_f32[dt], t->unzip_f32_info[dt], isa, fn)
 #define RL_LINES(isa, fn) RL_TAKE(t->lines, t->lines_info, isa, fn)
 #include "simd/cvt.inc"
@@ -38,14 +42,23 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_GATHER_STREAM
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
+#undef RL_CVT_TO_F32_STREAM
+#undef RL_CVT_FROM_F32_STREAM
 #undef RL_UNZIP_F32
 #undef RL_TAKE
-    for (int k = 0; k < 3; ++k) { /* a streaming kernel only if as vectorised as the plain one */
-        if (!t->transpose_stream[k] || t->transpose_stream_info[k].isa < t->transpose_info[k].isa)
-            t->transpose_stream[k] = t->transpose[k], t->transpose_stream_info[k] = t->transpose_info[k];
-        if (!t->gather_stream[k] || t->gather_stream_info[k].isa < t->gather_info[k].isa)
-            t->gather_stream[k] = t->gather[k], t->gather_stream_info[k] = t->gather_info[k];
+    /* a streaming kernel only if as vectorised as the plain one */
+#define RL_STREAM_OR_PLAIN(fam, k)                                                             \
+    if (!t->fam##_stream[k] || t->fam##_stream_info[k].isa < t->fam##_info[k].isa)             \
+        t->fam##_stream[k] = t->fam[k], t->fam##_stream_info[k] = t->fam##_info[k];
+    for (int k = 0; k < 3; ++k) {
+        RL_STREAM_OR_PLAIN(transpose, k)
+        RL_STREAM_OR_PLAIN(gather, k)
     }
+    for (int dt = 0; dt < RL_DT_COUNT; ++dt) {
+        RL_STREAM_OR_PLAIN(to_f32, dt)
+        RL_STREAM_OR_PLAIN(from_f32, dt)
+    }
+#undef RL_STREAM_OR_PLAIN
 }
 
 static void fill_tables(void) {

@@ -26,6 +26,10 @@ typedef struct {
     rl_kernel_info_t to_f32_info[RL_DT_COUNT];
     rl_cvt_from_f32_fn from_f32[RL_DT_COUNT]; /* by destination type */
     rl_kernel_info_t from_f32_info[RL_DT_COUNT];
+    rl_cvt_to_f32_fn to_f32_stream[RL_DT_COUNT]; /* streaming stores, else to_f32[] */
+    rl_kernel_info_t to_f32_stream_info[RL_DT_COUNT];
+    rl_cvt_from_f32_fn from_f32_stream[RL_DT_COUNT]; /* streaming stores, else from_f32[] */
+    rl_kernel_info_t from_f32_stream_info[RL_DT_COUNT];
     rl_unzip_f32_fn unzip_f32[RL_DT_COUNT]; /* by source type: u8 and s8 */
     rl_kernel_info_t unzip_f32_info[RL_DT_COUNT];
     rl_lines_fn lines; /* 64-byte lines, streaming where it can */

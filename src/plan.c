@@ -455,8 +455,11 @@ static bool zero_regions(region_list_t *out, const rl_ref_exec_t *e) {
 /* ---- kernels and the name ------------------------------------------------------------------ */
 
 /* Bytes the plan writes: the destination's padded elements (saturating). */
-static size_t padded_dst_bytes(const rl_ref_exec_t *e) {
-    size_t n = e->dst_es;
+/* Bytes of the larger side: the iteration space (the destination's padded dims) times the
+ * larger element size. A narrowing conversion (f32 -> s8) reads far more than it writes, and
+ * once its source overflows the cache, the destination lines are evicted before any reuse. */
+static size_t larger_side_bytes(const rl_ref_exec_t *e) {
+    size_t n = e->src_es > e->dst_es ? e->src_es : e->dst_es;
     for (int d = 0; d < e->ndims; ++d) {
         const size_t k = (size_t)e->padded[d];
         n = k != 0 && n > SIZE_MAX / k ? SIZE_MAX : n * k;
@@ -612,7 +615,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->src_es = e->src_es, p->dst_es = e->dst_es;
     p->src_dt = e->src_dt, p->dst_dt = e->dst_dt;
     p->convert = !e->pure_copy;
-    p->stream = padded_dst_bytes(e) >= rl_cpu_stream_threshold();
+    p->stream = larger_side_bytes(e) >= rl_cpu_stream_threshold();
     region_list_t list = {rl_malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false,
                           p->convert, p->stream, {false}};
     for (int j = 0; j < RL_Q_COUNT; ++j) list.qpresent[j] = e->q[j].present;
@@ -640,6 +643,10 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->gather_dst = (p->stream ? t->gather_stream : t->gather)[log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
+    /* a widening conversion keeps ordinary stores (cvt.inc says why) */
+    const bool cvt_stream = p->stream && p->dst_es <= p->src_es;
+    p->to_f32_stream = (cvt_stream ? t->to_f32_stream : t->to_f32)[p->src_dt];
+    p->from_f32_stream = (cvt_stream ? t->from_f32_stream : t->from_f32)[p->dst_dt];
     /* pure copies past the streaming size copy whole lines with non-temporal stores */
     if (p->stream && !p->convert && t->lines_info.isa != RL_ISA_SCALAR) p->lines = t->lines;
     fuse_padding(p);

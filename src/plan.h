@@ -63,7 +63,7 @@ typedef struct {
     size_t src_es, dst_es;
     rl_data_type_t src_dt, dst_dt;
     bool convert;              /* types differ or attributes apply: the cvt pipeline runs */
-    bool stream;               /* the destination is past rl_cpu_stream_threshold() */
+    bool stream; /* the source or the destination is past rl_cpu_stream_threshold() */
     rl_transpose_fn transpose;     /* by the source element size (into the staging buffer) */
     rl_transpose_fn transpose_dst; /* the same straight into the destination: the
                                       streaming-store variant when `stream` */
@@ -72,6 +72,8 @@ typedef struct {
                                 variant when `stream` */
     rl_cvt_to_f32_fn to_f32;
     rl_cvt_from_f32_fn from_f32;
+    rl_cvt_to_f32_fn to_f32_stream; /* the streaming-store variants for long contiguous runs, */
+    rl_cvt_from_f32_fn from_f32_stream; /* when `stream` and not widening; else as above */
     rl_unzip_f32_fn unzip; /* RL_PK_UNZIP regions */
     rl_lines_fn lines;     /* a streaming pure copy: RL_PK_LINES regions and the contiguous
                               runs of whole lines; NULL otherwise */

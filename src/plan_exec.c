@@ -8,8 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define STAGE_BYTES        (4096 * 4)          /* TMP_ELEMS (plan.c) elements of up to 4 bytes */
-#define CVT_CHUNK          1024                /* f32 values between the two conversion halves */
+#define STAGE_BYTES      (4096 * 4) /* TMP_ELEMS (plan.c) elements of up to 4 bytes */
+#define CVT_CHUNK        1024       /* f32 values between the two conversion halves */
+#define STREAM_RUN_BYTES 4096 /* contiguous conversions from this long stream (one fence each) */
 /* Below this many elements, waking the pool costs more than it saves; WebAssembly workers
  * wake through Atomics.notify and a message loop, several times slower than a futex. */
 #ifdef __EMSCRIPTEN__
@@ -53,18 +54,20 @@ static rl_cvt_params_t cvt_params(const job_t *job, const rl_dim_t qidx[RL_Q_COU
     return prm;
 }
 
-/* Converts n source elements (contiguous, source type) into n destination elements. */
+/* Converts n source elements (contiguous, source type) into n destination elements, with the
+ * plan's streaming-store kernels when `stream` (a long run: they fence once per call). */
 static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
-                    const rl_dim_t qidx[RL_Q_COUNT]) {
+                    const rl_dim_t qidx[RL_Q_COUNT], bool stream) {
     const rl_plan_t *p = job->p;
     const rl_cvt_params_t prm = cvt_params(job, qidx);
     /* f32 pointers handed to kernels must be aligned; otherwise go through the buffer */
     if (!job->from_f32 && (uintptr_t)d % sizeof(float) == 0) {
-        p->to_f32((size_t)n, s, (float *)(void *)d, &prm);
+        (stream ? p->to_f32_stream : p->to_f32)((size_t)n, s, (float *)(void *)d, &prm);
         return;
     }
+    const rl_cvt_from_f32_fn from_f32 = stream ? p->from_f32_stream : p->from_f32;
     if (p->src_dt == RL_F32 && (uintptr_t)s % sizeof(float) == 0) {
-        p->from_f32((size_t)n, (const float *)(const void *)s, d, &prm); /* runs the src steps */
+        from_f32((size_t)n, (const float *)(const void *)s, d, &prm); /* runs the src steps */
         return;
     }
     rl_cvt_params_t dst_prm = prm; /* the source steps are done by to_f32 */
@@ -73,7 +76,7 @@ static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
     for (rl_dim_t at = 0; at < n; at += CVT_CHUNK) {
         const size_t m = (size_t)(n - at < CVT_CHUNK ? n - at : CVT_CHUNK);
         p->to_f32(m, s + at * (rl_dim_t)p->src_es, buf, &prm);
-        p->from_f32(m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm);
+        from_f32(m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm);
     }
 }
 
@@ -109,7 +112,7 @@ static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_
     rl_dim_t qi[RL_Q_COUNT];
     for (rl_dim_t i = 0; i < c1; ++i) {
         for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
-        cvt_run(job, stage + i * c0 * ses, d + i * k1->s[1] * des, c0, qi);
+        cvt_run(job, stage + i * c0 * ses, d + i * k1->s[1] * des, c0, qi, false);
     }
 }
 
@@ -169,7 +172,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
                 continue;
             }
             for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
-            cvt_run(job, si, di, c0, qi);
+            cvt_run(job, si, di, c0, qi, c0 * des >= STREAM_RUN_BYTES);
         }
         return;
     case RL_PK_TABLE: /* c0 is the whole table: the plan never splits K0 here */

@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <stdint.h>
 
+#include "avx512-line.h"
 #include "cvt-avx2.h" /* RL_INLINE */
 #include "kernels.h"
 
@@ -80,8 +81,8 @@ static inline __m512 rl_avx512_add_nan_first(__m512 v, __m512 t) {
         _mm512_mask_or_epi32(s, nan, _mm512_castps_si512(v), _mm512_set1_epi32(0x400000)));
 }
 
-/* ---- stores: the lanes of m (store_T), or 64 f32 -> 64 elements (store4_T), rounded and
- * saturated like the reference ----------------------------------------------------------- */
+/* ---- stores: the lanes of m (store_T), or 64 f32 -> 64 elements (store4_T: es whole zmm,
+ * non-temporal when `stream`, then 64-byte aligned), rounded and saturated like the reference */
 /* u8: clamp to [0, 255] (integers, so clamping before rounding is the same; max_ps returns its
  * second operand when the first is NaN, so NaN -> 0), then round to nearest even with embedded
  * rounding {rn-sae}. */
@@ -106,28 +107,30 @@ static inline void rl_avx512_store_x8(void *p, __m128i b, __mmask16 m) {
 }
 /* 4 x 16 int32 packed in-lane with saturation (ab, cd -> bytes), lane order restored by one
  * vpermd. */
-static inline void rl_avx512_store4_x8(void *p, __m512i x) {
+static inline void rl_avx512_store4_x8(void *p, __m512i x, bool stream) {
     const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    _mm512_storeu_si512(p, _mm512_permutexvar_epi32(order, x));
+    rl_avx512_store_line(p, _mm512_permutexvar_epi32(order, x), stream);
 }
 static inline void rl_avx512_store_u8(void *p, __m512 v, __mmask16 m) {
     rl_avx512_store_x8(p, _mm512_cvtepi32_epi8(rl_avx512_u8_i32(v)), m); /* 0..255 */
 }
-static inline void rl_avx512_store4_u8(void *p, __m512 a, __m512 b, __m512 c, __m512 d) {
+static inline void rl_avx512_store4_u8(void *p, __m512 a, __m512 b, __m512 c, __m512 d,
+                                       bool stream) {
     const __m512i ab = _mm512_packs_epi32(rl_avx512_u8_i32(a), rl_avx512_u8_i32(b));
     const __m512i cd = _mm512_packs_epi32(rl_avx512_u8_i32(c), rl_avx512_u8_i32(d));
-    rl_avx512_store4_x8(p, _mm512_packus_epi16(ab, cd));
+    rl_avx512_store4_x8(p, _mm512_packus_epi16(ab, cd), stream);
 }
 static inline void rl_avx512_store_s8(void *p, __m512 v, __mmask16 m) {
     rl_avx512_store_x8(p, _mm512_cvtsepi32_epi8(rl_avx512_s8_i32(v)), m); /* saturating */
 }
-static inline void rl_avx512_store4_s8(void *p, __m512 a, __m512 b, __m512 c, __m512 d) {
+static inline void rl_avx512_store4_s8(void *p, __m512 a, __m512 b, __m512 c, __m512 d,
+                                       bool stream) {
     const __m512i ab = _mm512_packs_epi32(rl_avx512_s8_i32(a), rl_avx512_s8_i32(b));
     const __m512i cd = _mm512_packs_epi32(rl_avx512_s8_i32(c), rl_avx512_s8_i32(d));
-    rl_avx512_store4_x8(p, _mm512_packs_epi16(ab, cd));
+    rl_avx512_store4_x8(p, _mm512_packs_epi16(ab, cd), stream);
 }
 static inline void rl_avx512_store_s32(void *p, __m512 v, __mmask16 m) {
-    const __m512i i = rl_avx512_round_min_nan0(v, 2147483520.0f /* RL_S32_MAX */);
+    const __m512i i = rl_avx512_round_min_nan0(v, 2147483520.0f); /* RL_S32_MAX */
     if (m == RL_AVX512_ALL)
         _mm512_storeu_si512(p, i);
     else
@@ -150,16 +153,16 @@ static inline void rl_avx512_store_bf16(void *p, __m512 v, __mmask16 m) {
         _mm256_mask_storeu_epi16(p, m, h);
 }
 /* Two zmm -> 32 bf16: one vpermt2w picks the high (odd) words of both. */
-static inline void rl_avx512_store2_bf16(void *p, __m512 a, __m512 b) {
+static inline __m512i rl_avx512_bf16x32(__m512 a, __m512 b) {
     const __m512i odd_words =
         _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29, 27,
                          25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
-    _mm512_storeu_si512(
-        p, _mm512_permutex2var_epi16(rl_avx512_bf16_hi(a), odd_words, rl_avx512_bf16_hi(b)));
+    return _mm512_permutex2var_epi16(rl_avx512_bf16_hi(a), odd_words, rl_avx512_bf16_hi(b));
 }
-static inline void rl_avx512_store4_bf16(void *p, __m512 a, __m512 b, __m512 c, __m512 d) {
-    rl_avx512_store2_bf16(p, a, b);
-    rl_avx512_store2_bf16((char *)p + 64, c, d);
+static inline void rl_avx512_store4_bf16(void *p, __m512 a, __m512 b, __m512 c, __m512 d,
+                                         bool stream) {
+    rl_avx512_store_line(p, rl_avx512_bf16x32(a, b), stream);
+    rl_avx512_store_line((char *)p + 64, rl_avx512_bf16x32(c, d), stream);
 }
 /* vcvtps2ph with an explicit nearest-even mode is IEEE RNE with subnormals and overflow to
  * inf; on NaN it gives sign | 0x7e00 | (mantissa >> 13), the reference's quiet NaN. */
@@ -177,18 +180,32 @@ static inline void rl_avx512_store_f32(void *p, __m512 v, __mmask16 m) {
         _mm512_mask_storeu_ps(p, m, v);
 }
 
-/* Four consecutive full 16-element stores, for the types without a cheaper 64-element form. */
-#define RL_AVX512_STORE4(type, es)                                                                 \
-    static inline void rl_avx512_store4_##type(void *p, __m512 a, __m512 b, __m512 c, __m512 d) {  \
-        rl_avx512_store_##type(p, a, RL_AVX512_ALL);                                               \
-        rl_avx512_store_##type((char *)p + 16 * (es), b, RL_AVX512_ALL);                           \
-        rl_avx512_store_##type((char *)p + 32 * (es), c, RL_AVX512_ALL);                           \
-        rl_avx512_store_##type((char *)p + 48 * (es), d, RL_AVX512_ALL);                           \
-    }
-RL_AVX512_STORE4(s32, 4)
-RL_AVX512_STORE4(f16, 2)
-RL_AVX512_STORE4(f32, 4)
-#undef RL_AVX512_STORE4
+/* Two zmm -> 32 f16 in one zmm. */
+static inline __m512i rl_avx512_f16x32(__m512 a, __m512 b) {
+    const __m256i lo = _mm512_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo),
+                              _mm512_cvtps_ph(b, _MM_FROUND_TO_NEAREST_INT), 1);
+}
+static inline void rl_avx512_store4_f16(void *p, __m512 a, __m512 b, __m512 c, __m512 d,
+                                        bool stream) {
+    rl_avx512_store_line(p, rl_avx512_f16x32(a, b), stream);
+    rl_avx512_store_line((char *)p + 64, rl_avx512_f16x32(c, d), stream);
+}
+static inline void rl_avx512_store4_s32(void *p, __m512 a, __m512 b, __m512 c, __m512 d,
+                                        bool stream) {
+    const float hi = 2147483520.0f; /* RL_S32_MAX */
+    rl_avx512_store_line(p, rl_avx512_round_min_nan0(a, hi), stream);
+    rl_avx512_store_line((char *)p + 64, rl_avx512_round_min_nan0(b, hi), stream);
+    rl_avx512_store_line((char *)p + 128, rl_avx512_round_min_nan0(c, hi), stream);
+    rl_avx512_store_line((char *)p + 192, rl_avx512_round_min_nan0(d, hi), stream);
+}
+static inline void rl_avx512_store4_f32(void *p, __m512 a, __m512 b, __m512 c, __m512 d,
+                                        bool stream) {
+    rl_avx512_store_line(p, _mm512_castps_si512(a), stream);
+    rl_avx512_store_line((char *)p + 64, _mm512_castps_si512(b), stream);
+    rl_avx512_store_line((char *)p + 128, _mm512_castps_si512(c), stream);
+    rl_avx512_store_line((char *)p + 192, _mm512_castps_si512(d), stream);
+}
 
 /* The mask of the first r < 16 lanes. */
 static inline __mmask16 rl_avx512_tail_mask(size_t r) { return (__mmask16)((1u << r) - 1u); }

@@ -163,6 +163,8 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
     void fn(size_t n, const void *src, float *dst, const rl_cvt_params_t *p);
 #define RL_CVT_FROM_F32(isa, dt, fn) \
     void fn(size_t n, const float *src, void *dst, const rl_cvt_params_t *p);
+#define RL_CVT_TO_F32_STREAM(isa, dt, fn) RL_CVT_TO_F32(isa, dt, fn)
+#define RL_CVT_FROM_F32_STREAM(isa, dt, fn) RL_CVT_FROM_F32(isa, dt, fn)
 #define RL_UNZIP_F32(isa, dt, fn) \
     void fn(size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride, \
             const rl_cvt_params_t *p);
@@ -178,6 +180,8 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
 #undef RL_GATHER_STREAM
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
+#undef RL_CVT_TO_F32_STREAM
+#undef RL_CVT_FROM_F32_STREAM
 #undef RL_UNZIP_F32
 
 #endif

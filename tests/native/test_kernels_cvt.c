@@ -1,7 +1,8 @@
 /*
  * test_kernels_cvt — every conversion kernel of src/simd/cvt.inc usable at the current ISA cap
  * against its scalar twin (the *__scalar entry of the same type), bit for bit (memcmp):
- *   - n = 0..70, 127, 128, 129, 1000, 4099, source and destination at offset 0 and 1 element;
+ *   - n = 0..70, 127, 128, 129, 1000, 4099, source and destination at offset 0 and 1 element
+ *     (the streaming kernels, RL_CVT_*_STREAM, also at 3, 17 and 42);
  *   - all 32 `ops` combinations x parameter sets (integer and fractional zero points, -0,
  *     negative / tiny / subnormal / huge scales, beta 0, 1, -0.5, 2, NaN parameters);
  *   - inputs: windows of a pool mixing tu_fill_random with a dense list of specials (NaN
@@ -28,6 +29,7 @@ typedef struct {
     rl_data_type_t dt;
     rl_cvt_to_f32_fn fn;
     const char *name;
+    bool stream; /* non-temporal stores from the first 64-byte line of dst */
 } to_kernel_t;
 
 typedef struct {
@@ -35,23 +37,38 @@ typedef struct {
     rl_data_type_t dt;
     rl_cvt_from_f32_fn fn;
     const char *name;
+    bool stream;
 } from_kernel_t;
 
 static const to_kernel_t to_kernels[] = {
-#define RL_CVT_TO_F32(isa, dt, fn) {isa, dt, fn, #fn},
+#define RL_CVT_TO_F32(isa, dt, fn) {isa, dt, fn, #fn, false},
+#define RL_CVT_TO_F32_STREAM(isa, dt, fn) {isa, dt, fn, #fn, true},
 #define RL_CVT_FROM_F32(isa, dt, fn)
+#define RL_CVT_FROM_F32_STREAM(isa, dt, fn)
 #include "simd/cvt.inc"
 #undef RL_CVT_TO_F32
+#undef RL_CVT_TO_F32_STREAM
 #undef RL_CVT_FROM_F32
+#undef RL_CVT_FROM_F32_STREAM
 };
 
 static const from_kernel_t from_kernels[] = {
 #define RL_CVT_TO_F32(isa, dt, fn)
-#define RL_CVT_FROM_F32(isa, dt, fn) {isa, dt, fn, #fn},
+#define RL_CVT_TO_F32_STREAM(isa, dt, fn)
+#define RL_CVT_FROM_F32(isa, dt, fn) {isa, dt, fn, #fn, false},
+#define RL_CVT_FROM_F32_STREAM(isa, dt, fn) {isa, dt, fn, #fn, true},
 #include "simd/cvt.inc"
 #undef RL_CVT_TO_F32
+#undef RL_CVT_TO_F32_STREAM
 #undef RL_CVT_FROM_F32
+#undef RL_CVT_FROM_F32_STREAM
 };
+
+/* Destination offsets in elements: 0 and 1, and for the streaming kernels more, so the
+ * ordinary head before the first whole line takes many lengths (malloc aligns to 16). */
+static const size_t plain_mis[] = {0, 1}, stream_mis[] = {0, 1, 3, 17, 42};
+#define NMIS(stream) ((stream) ? sizeof stream_mis / sizeof stream_mis[0] : 2)
+#define MIS(stream, i) ((stream) ? stream_mis[i] : plain_mis[i])
 
 #define NKERN(a) (sizeof(a) / sizeof((a)[0]))
 /* Bytes checked after dst when it is offset by one element (also checked: that element). At
@@ -331,9 +348,10 @@ static void test_to(const to_kernel_t *k, rl_cvt_to_f32_fn twin) {
             rl_cvt_params_t p = params[pi];
             p.ops = ops;
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-                for (size_t mis = 0; mis < 2; mis++) {
+                for (size_t mi = 0; mi < NMIS(k->stream); mi++) {
                     const size_t n = sizes[si];
-                    run_to(k, twin, pools[k->dt] + window(n) * es, n, mis, &p, &st);
+                    run_to(k, twin, pools[k->dt] + window(n) * es, n, MIS(k->stream, mi), &p,
+                           &st);
                 }
         }
     /* every pattern of the source type (or the f32 rounding sweep for s32 / f32) */
@@ -373,10 +391,10 @@ static void test_from(const from_kernel_t *k, rl_cvt_from_f32_fn twin) {
             rl_cvt_params_t p = params[pi];
             p.ops = ops;
             for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-                for (size_t mis = 0; mis < 2; mis++) {
+                for (size_t mi = 0; mi < NMIS(k->stream); mi++) {
                     const size_t n = sizes[si];
-                    run_from(k, twin, f32pool + window(n), pools[k->dt] + window(n) * des, n, mis,
-                             &p, &st);
+                    run_from(k, twin, f32pool + window(n), pools[k->dt] + window(n) * des, n,
+                             MIS(k->stream, mi), &p, &st);
                 }
         }
     /* the rounding sweep into this type: plain, and through every dst step */
