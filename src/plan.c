@@ -246,10 +246,12 @@ static int try_table(rl_plan_region_t *r) {
     const int last = r->nnodes - 1;
     if (r->node[last].n >= 16 || r->node[last].s[0] == 1) return 0;
     /* A transpose does better with a tile of 64 elements or more, or as a zip or unzip of 8 or
-     * more per row (transpose-walk.h's tight-side cases: nhwc C = 24 g2 unzips 2 x 12) */
+     * more per row whose rows are contiguous on both sides (transpose-walk.h's tight-side
+     * cases: nhwc C = 24 g2 unzips 2 x 12 per pixel; nChw16c g2's 2 x 8 unzip writes two
+     * 8-element runs a block apart, and goes to the table) */
     for (int t = 0; t < last; ++t) {
         const rl_plan_node_t *k0 = &r->node[last], *k1 = &r->node[t];
-        const bool unzip = k1->n <= 4 && k0->s[0] == k1->n && k0->n >= 8;
+        const bool unzip = k1->n <= 4 && k0->s[0] == k1->n && k1->s[1] == k0->n && k0->n >= 8;
         const bool zip = k0->n <= 4 && k1->s[1] == k0->n && k1->n >= 8;
         if (k1->s[0] == 1 && (k1->n * k0->n >= 64 || zip || unzip)) return 0;
     }

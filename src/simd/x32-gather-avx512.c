@@ -10,6 +10,7 @@
 
 #include <immintrin.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 enum { MAX_WINDOWS = 8 }; /* more source windows than this: the plain gather */
 
@@ -51,16 +52,19 @@ static bool find_windows(size_t m, const int32_t *idx, windows_t *w) {
     return true;
 }
 
-/* n windows, a compile-time constant after inlining: the window registers stay in registers.
- * Windows go in pairs through one two-source permute (vpermt2d, zeroing the lanes of other
- * windows), and the pairs' results are ORed: half the permutes of one per window, which bound
- * the loop (nChw16c g4: 4 windows of 4 lanes per line). An odd last window permutes alone. */
+/* n windows and rr rows per pass, compile-time constants after inlining: the window and
+ * permute registers stay in registers. Windows go in pairs through one two-source permute
+ * (vpermt2d, zeroing the lanes of other windows), and the pairs' results are ORed: half the
+ * permutes of one per window (nChw16c g4: 4 windows of 4 lanes per line). An odd last window
+ * permutes alone. With rr > 1 the rows read the same windows shifted by `shift` elements each
+ * (shifted_rows): the windows are loaded once, under the union of the rows' lanes, for rr
+ * destination lines (nChw16c g4: the 4 destination blocks that take the 4 lanes of a chunk). */
 static inline __attribute__((always_inline)) void
-gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size_t src_stride,
-         char *dst, size_t dst_stride, bool stream) {
-    enum { MAX_PAIRS = (MAX_WINDOWS + 1) / 2 };
+gather_n(int n, int rr, int shift, size_t rows, size_t m, const windows_t *w, const char *src,
+         size_t src_stride, char *dst, size_t dst_stride, bool stream) {
+    enum { MAX_PAIRS = (MAX_WINDOWS + 1) / 2, MAX_RR = 4 };
     const int pairs = (n + 1) / 2;
-    __m512i perm[MAX_PAIRS];
+    __m512i perm[MAX_RR][MAX_PAIRS];
     __mmask16 lanes[MAX_PAIRS], elems[MAX_WINDOWS];
     ptrdiff_t base[MAX_WINDOWS];
     for (int p = 0; p < pairs; ++p) {
@@ -68,43 +72,78 @@ gather_n(int n, size_t rows, size_t m, const windows_t *w, const char *src, size
         for (int l = 0; l < 16; ++l)
             for (int h = 0; h < 2 && 2 * p + h < n; ++h)
                 if (w->lanes[2 * p + h] >> l & 1) idx[l] = w->perm[2 * p + h][l] + 16 * h;
-        perm[p] = _mm512_loadu_si512((const void *)idx);
+        const __m512i first = _mm512_loadu_si512((const void *)idx);
+        for (int r = 0; r < rr; ++r) /* row r reads r * shift elements further in each window */
+            perm[r][p] = _mm512_add_epi32(first, _mm512_set1_epi32(r * shift));
         lanes[p] = w->lanes[2 * p];
         if (2 * p + 1 < n) lanes[p] |= w->lanes[2 * p + 1];
     }
-    for (int j = 0; j < n; ++j) elems[j] = w->elems[j], base[j] = (ptrdiff_t)w->base[j] * 4;
+    for (int j = 0; j < n; ++j) {
+        elems[j] = 0;
+        for (int r = 0; r < rr; ++r) elems[j] |= (__mmask16)(w->elems[j] << (r * shift));
+        base[j] = (ptrdiff_t)w->base[j] * 4;
+    }
     const ptrdiff_t step = (ptrdiff_t)w->step * 4;
-    for (size_t r = 0; r < rows; ++r) {
-        const char *s = src + r * src_stride;
-        char *d = dst + r * dst_stride;
+    for (size_t r0 = 0; r0 + (size_t)rr <= rows; r0 += (size_t)rr) {
+        const char *s = src + r0 * src_stride;
+        char *d = dst + r0 * dst_stride;
         for (size_t k = 0; k < m / 16; ++k, d += 64, s += step) {
-            __m512i acc = _mm512_setzero_si512();
-            for (int p = 0; p < pairs; ++p) {
-                const __m512i a = _mm512_maskz_loadu_epi32(elems[2 * p], s + base[2 * p]);
-                const __m512i v =
-                    2 * p + 1 < n
-                        ? _mm512_maskz_permutex2var_epi32(
-                              lanes[p], a, perm[p],
-                              _mm512_maskz_loadu_epi32(elems[2 * p + 1], s + base[2 * p + 1]))
-                        : _mm512_maskz_permutexvar_epi32(lanes[p], perm[p], a);
-                acc = p == 0 ? v : _mm512_or_si512(acc, v);
+            __m512i win[MAX_WINDOWS];
+            for (int j = 0; j < n; ++j) win[j] = _mm512_maskz_loadu_epi32(elems[j], s + base[j]);
+            for (int r = 0; r < rr; ++r) {
+                __m512i acc = _mm512_setzero_si512();
+                for (int p = 0; p < pairs; ++p) {
+                    const __m512i v = 2 * p + 1 < n
+                                          ? _mm512_maskz_permutex2var_epi32(
+                                                lanes[p], win[2 * p], perm[r][p], win[2 * p + 1])
+                                          : _mm512_maskz_permutexvar_epi32(lanes[p], perm[r][p],
+                                                                           win[2 * p]);
+                    acc = p == 0 ? v : _mm512_or_si512(acc, v);
+                }
+                rl_avx512_store_line(d + (size_t)r * dst_stride, acc, stream);
             }
-            rl_avx512_store_line(d, acc, stream);
         }
     }
 }
 
+/* How many consecutive rows (4, 2, or 1 for none) read the same windows, each `shift` =
+ * src_stride / 4 elements further on: every window's elements, shifted by up to
+ * (rows - 1) * shift, stay in its 16. */
+static int shifted_rows(const windows_t *w, size_t rows, size_t src_stride, int *shift) {
+    if (rows < 2 || src_stride % 4 != 0 || src_stride / 4 > 8) return 1;
+    *shift = (int)(src_stride / 4);
+    for (int rr = rows >= 4 ? 4 : 2; rr >= 2; rr /= 2) {
+        bool fits = true;
+        for (int j = 0; j < w->n; ++j)
+            fits &= ((uint32_t)w->elems[j] << ((rr - 1) * *shift)) >> 16 == 0;
+        if (fits) return rr;
+    }
+    return 1;
+}
+
+#define RL_BY_WINDOWS(rr, shift, rows, src, dst)                                                   \
+    switch (w->n) {                                                                                \
+    case 1: gather_n(1, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;   \
+    case 2: gather_n(2, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;   \
+    case 3: gather_n(3, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;   \
+    case 4: gather_n(4, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;   \
+    case 5: gather_n(5, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;   \
+    case 6: gather_n(6, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;   \
+    case 7: gather_n(7, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;   \
+    default: gather_n(8, rr, shift, rows, m, w, src, src_stride, dst, dst_stride, stream); break;  \
+    }
+
 static inline __attribute__((always_inline)) void
 gather_windows(size_t rows, size_t m, const windows_t *w, const char *src, size_t src_stride,
                char *dst, size_t dst_stride, bool stream) {
-    switch (w->n) {
-#define N(k)                                                                                       \
-    case k: gather_n(k, rows, m, w, src, src_stride, dst, dst_stride, stream); break;
-        N(1) N(2) N(3) N(4) N(5) N(6) N(7)
-    default: gather_n(MAX_WINDOWS, rows, m, w, src, src_stride, dst, dst_stride, stream); break;
-#undef N
-    }
+    int shift = 0;
+    const int rr = shifted_rows(w, rows, src_stride, &shift);
+    if (rr == 4) RL_BY_WINDOWS(4, shift, rows, src, dst)
+    if (rr == 2) RL_BY_WINDOWS(2, shift, rows, src, dst)
+    const size_t done = rr > 1 ? rows / (size_t)rr * (size_t)rr : 0; /* the rest row by row */
+    RL_BY_WINDOWS(1, 0, rows - done, src + done * src_stride, dst + done * dst_stride)
 }
+#undef RL_BY_WINDOWS
 
 static inline __attribute__((always_inline)) void
 gather(size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_stride, void *dst,

@@ -2,7 +2,8 @@
  * test_kernels_gather — every gather kernel of src/simd/gather.inc whose ISA the cap allows
  * (RL_MAX_CPU_ISA), against the formula dst[r][i] = src[r][idx[i]], for m around every vector
  * width (1..40, 63..65, 1024), 1..3 rows, random tables with negative offsets, periodic tables
- * like a shuffle on a blocked axis (1..12 windows of 16 elements: the permute path), unaligned
+ * like a shuffle on a blocked axis (1..12 windows of 16 elements: the permute path; also with
+ * rows 1..9 elements apart, overlapping, as the 2 or 4 destination blocks of one chunk), unaligned
  * buffers and destination rows on whole lines (the streaming kernels' path), and guard bytes
  * around every destination row. Source buffers are exactly sized,
  * so ASan catches a lane read outside the table's reach. White-box: includes src/ headers.
@@ -34,9 +35,10 @@ static const kernel_t kernels[] = {
 /* Runs k on `rows` rows of the table idx (m entries, offsets in [lo, hi]) and compares with
  * the formula. Each source row is exactly the elements [lo, hi] (the first misaligned). */
 static void check_table(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m, const int32_t *idx,
-                        int64_t lo, int64_t hi, bool lined) {
+                        int64_t lo, int64_t hi, bool lined, size_t shift) {
     const size_t es = (size_t)k->bits / 8, span = (size_t)(hi - lo + 1), guard = 8;
-    const size_t src_stride = span * es + es * (size_t)tu_range(rng, 0, 3);
+    /* rows `shift` elements apart (overlapping), else each past the last */
+    const size_t src_stride = shift ? shift * es : span * es + es * (size_t)tu_range(rng, 0, 3);
     /* lined: every destination row on a 64-byte line (the streaming kernels' fast path) */
     const size_t dst_stride = lined ? ((m + guard) * es + 63) / 64 * 64 : (m + guard) * es;
     const size_t src_bytes = (rows - 1) * src_stride + span * es;
@@ -64,8 +66,8 @@ static void check_one(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m) {
     const int64_t lo = -(int64_t)m - 1, hi = (int64_t)m + 1;
     for (size_t i = 0; i < m; ++i) idx[i] = (int32_t)tu_range(rng, lo, hi);
     idx[0] = (int32_t)lo, idx[m - 1] = (int32_t)hi; /* the whole span is read */
-    check_table(k, rng, rows, m, idx, lo, hi, false);
-    check_table(k, rng, rows, m, idx, lo, hi, true);
+    check_table(k, rng, rows, m, idx, lo, hi, false, 0);
+    check_table(k, rng, rows, m, idx, lo, hi, true, 0);
     free(idx);
 }
 
@@ -73,20 +75,23 @@ static void check_one(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m) {
  * 16 elements (some lanes of each, the windows 16-aligned, possibly negative), repeated
  * `periods` times `step` elements further on. Windows at the span's ends check that the
  * permute path reads only the elements the table names. */
-static void check_periodic(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t periods, int nwin) {
+static void check_periodic(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t periods, int nwin,
+                           size_t shift) {
     const size_t m = 16 * periods;
     int32_t *idx = malloc(m * sizeof *idx);
     if (!idx) abort();
     int32_t base[16];
     for (int j = 0; j < nwin; ++j) base[j] = 16 * ((int32_t)tu_range(rng, -8, 8) * 5 + j);
     const int32_t step = (int32_t)tu_range(rng, 1, 40);
+    /* with shifted rows, lanes low in their windows, so that 2 or 4 rows may share them */
+    const int64_t top = shift ? tu_range(rng, 0, 15) : 15;
     for (int l = 0; l < 16; ++l)
-        idx[l] = base[l < nwin ? l : tu_range(rng, 0, nwin - 1)] + (int32_t)tu_range(rng, 0, 15);
+        idx[l] = base[l < nwin ? l : tu_range(rng, 0, nwin - 1)] + (int32_t)tu_range(rng, 0, top);
     for (size_t i = 16; i < m; ++i) idx[i] = idx[i - 16] + step;
     int64_t lo = idx[0], hi = idx[0];
     for (size_t i = 0; i < m; ++i) lo = idx[i] < lo ? idx[i] : lo, hi = idx[i] > hi ? idx[i] : hi;
-    check_table(k, rng, rows, m, idx, lo, hi, false);
-    check_table(k, rng, rows, m, idx, lo, hi, true);
+    check_table(k, rng, rows, m, idx, lo, hi, false, shift);
+    check_table(k, rng, rows, m, idx, lo, hi, true, shift);
     free(idx);
 }
 
@@ -104,8 +109,15 @@ int main(void) {
             for (size_t j = 0; j < sizeof extra / sizeof extra[0]; ++j) check_one(k, &rng, rows, extra[j]);
             for (int nwin = 1; nwin <= 12; ++nwin)
                 for (size_t periods = 1; periods <= 5; periods += 2)
-                    check_periodic(k, &rng, rows, periods == 5 ? 64 : periods, nwin);
+                    check_periodic(k, &rng, rows, periods == 5 ? 64 : periods, nwin, 0);
         }
+        /* rows a few elements apart reading the same windows (nChw16c g2/g4/g8: the AVX-512
+         * kernel loads them once for 2 or 4 rows) */
+        for (size_t rows = 2; rows <= 9; ++rows)
+            for (size_t shift = 1; shift <= 9; ++shift)
+                for (int nwin = 1; nwin <= 9; ++nwin)
+                    for (int rep = 0; rep < 4; ++rep)
+                        check_periodic(k, &rng, rows, rep == 3 ? 64 : 2, nwin, shift);
         printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");
     }
     return tu_finish("kernels_gather");

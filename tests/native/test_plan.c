@@ -155,6 +155,10 @@ int main(void) {
     /* unless they are an unzip (or zip) of 8 or more per row: every pixel's 2 x 12 in one call */
     shuffle_case("f32:nhwc:2x24x3x3", 1, 2,
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 18:24/24 2:1/12 12:2/1");
+    /* ... whose rows are contiguous on both sides: nChw16c g2's 2 x 8 unzip would write 8-element
+     * runs a block apart, per pixel; the table takes 16 lanes of a pixel from 2 source blocks */
+    shuffle_case("f32:nChw16c:2x32x5x5", 1, 2,
+                 "\n  [0] table off=0/0 nodes(n:src/dst) 2:800/800 800:0/1");
     /* group 1 or C is the identity */
     shuffle_case("f32:nchw:2x8x3x3", 1, 1, "\n  [0] contig off=0/0 nodes(n:src/dst) 144:1/1");
     /* a group that cuts through a block not along its boundaries: the reference */
