@@ -105,10 +105,18 @@ static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
     for (int kk = r->nnodes; kk < 3; ++kk) it->cnt[kk] = 1;
 }
 
-/* Converts c1 staged rows of c0 source elements into destination rows k1->s[1] apart. */
+/* Converts c1 staged rows of c0 source elements into destination rows k1->s[1] apart. Rows
+ * back to back in the destination with the same parameters convert in one call: nchw ->
+ * nChw16c f32 -> s8 stages 16-lane rows, and a call per row cost more than the move. */
 static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_dim_t c1, char *d,
                            const rl_plan_node_t *k1, const rl_dim_t q[]) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    bool one_run = k1->s[1] == c0;
+    for (int j = 0; j < RL_Q_COUNT; ++j) one_run &= k1->q[j] == 0;
+    if (one_run) {
+        cvt_run(job, stage, d, c0 * c1, q, false);
+        return;
+    }
     rl_dim_t qi[RL_Q_COUNT];
     for (rl_dim_t i = 0; i < c1; ++i) {
         for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
