@@ -139,6 +139,10 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
     /* whole, aligned lines only: 64-byte rows, or 32-byte rows packed back to back (rows <= 8,
      * nchw -> nChw8c), where a half tile writes 512 contiguous bytes, 8 whole lines */
     stream = stream && (uintptr_t)d % 64 == 0 && (ds % 64 == 0 || ds == 32);
+    /* Streamed rows on pages of their own, more of them than the hardware prefetchers track
+     * (nchw -> nhwc: 256 planes, 128 bytes of each per block): each strip prefetches its rows'
+     * part of the next block, which the sweep reaches after all the other rows. */
+    const bool ahead = stream && rows >= 64 && ss >= 4096;
     for (size_t j0 = 0; j0 < cols; j0 += bj) {
         const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / TILE_C, rest = nj % TILE_C;
         const uint8_t *sp = s + j0 * ES;
@@ -148,6 +152,10 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
             const uint8_t *a = sp;
             uint8_t *b = dp;
             if (nr == TILE_R) {
+                if (ahead && j0 + bj < cols)
+                    for (size_t r = 0; r < TILE_R; ++r)
+                        for (size_t k = 0; k < bj * ES; k += 64)
+                            __builtin_prefetch(sp + r * ss + bj * ES + k, 0, 2);
                 for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
                     put_tile(stream, a, ss, b, ds);
                 if (rest) tile_part(a, ss, b, ds, nr, rest);
