@@ -456,9 +456,8 @@ static bool zero_regions(region_list_t *out, const rl_ref_exec_t *e) {
 
 /* ---- kernels and the name ------------------------------------------------------------------ */
 
-/* Bytes the plan writes: the destination's padded elements (saturating). */
-/* Bytes of the larger side: the iteration space (the destination's padded dims) times the
- * larger element size. A narrowing conversion (f32 -> s8) reads far more than it writes, and
+/* Bytes of the larger side (saturating): the iteration space (the destination's padded dims)
+ * times the larger element size. A narrowing conversion (f32 -> s8) reads far more than it writes, and
  * once its source overflows the cache, the destination lines are evicted before any reuse. */
 static size_t larger_side_bytes(const rl_ref_exec_t *e) {
     size_t n = e->src_es > e->dst_es ? e->src_es : e->dst_es;
