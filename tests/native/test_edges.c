@@ -93,6 +93,31 @@ static void table_declined(void) {
         }
 }
 
+/* Short dst runs over a source that steps a constant amount every 16 entries (runs of c
+ * elements 2 apart, rows 9 apart when c = 4): tables that repeat every 16 entries, which grow
+ * past 1024 entries (to 16384, or the staging buffer's 4096 with a conversion); row counts
+ * with and without a factor that fits, through every table kernel's data types. */
+static void long_tables(void) {
+    static const int64_t cs[] = {2, 4, 8}, xs[] = {4096, 4100, 3136, 2062};
+    static const rl_data_type_t dts[][2] = {
+        {RL_F32, RL_F32}, {RL_F32, RL_BF16}, {RL_U8, RL_F32}, {RL_BF16, RL_BF16}, {RL_F32, RL_S8}};
+    for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++)
+        for (size_t j = 0; j < sizeof(xs) / sizeof(xs[0]); j++)
+            for (size_t d = 0; d < sizeof(dts) / sizeof(dts[0]); d++) {
+                const int64_t dims[2] = {xs[j], cs[i]}, st[2] = {2 * cs[i] + 1, 2};
+                th_tensor_t a, b;
+                char label[96];
+                snprintf(label, sizeof(label), "%s strided %lldx%lld -> %s ab",
+                         tu_dt_name(dts[d][0]), (long long)dims[0], (long long)dims[1],
+                         tu_dt_name(dts[d][1]));
+                th_tensor_strides(&a, 2, dims, dts[d][0], st);
+                th_tensor_tag(&b, 2, dims, dts[d][1], "ab");
+                th_check_reorder(&a, &b, NULL, &rng, label);
+                th_tensor_free(&a);
+                th_tensor_free(&b);
+            }
+}
+
 static void channels(void) {
     static const int64_t cs[] = {1, 3, 4, 8, 15, 16, 17, 32, 33, 64};
     static const int64_t hws[][2] = {{1, 1}, {1, 7}, {4, 4}, {7, 7}, {3, 11}};
@@ -147,6 +172,7 @@ int main(void) {
     contiguous();
     transposes();
     table_declined();
+    long_tables();
     channels();
     channels_last_shuffles();
     th_fini();

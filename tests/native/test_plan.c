@@ -159,6 +159,22 @@ int main(void) {
      * runs a block apart, per pixel; the table takes 16 lanes of a pixel from 2 source blocks */
     shuffle_case("f32:nChw16c:2x32x5x5", 1, 2,
                  "\n  [0] table off=0/0 nodes(n:src/dst) 2:800/800 800:0/1");
+    /* tables that repeat every 16 entries with one source step grow past 1024 entries, to
+     * the largest factor of the next node within 16384 (784 of 3136 pixels), in whole periods
+     * (nChw8c: 2 pixels a period); the next node, a channel block, does not keep the period */
+    shuffle_case("f32:nChw16c:1x64x56x56", 1, 4,
+                 "\n  [0] table off=0/0 nodes(n:src/dst) 4:12544/12544 4:1/50176 12544:0/1");
+    shuffle_case("f32:nChw8c:1x64x56x56", 1, 4,
+                 "\n  [0] table off=0/0 nodes(n:src/dst) 2:100352/25088 2:12544/12544 4:1/50176 "
+                 "12544:0/1");
+    shuffle_case("f32:nChw16c:1x256x16x16", 1, 4,
+                 "\n  [0] table off=0/0 nodes(n:src/dst) 4:16384/4096 4:1/16384 4096:0/1");
+    /* a strided source: 4-element runs 2 apart, rows 9 apart; every 16 entries step 36 */
+    reorder_case("f32:9x2:4096x4", "f32:ab:4096x4",
+                 "\n  [0] table off=0/0 nodes(n:src/dst) 16384:0/1");
+    /* ... with a conversion, no more than the staging buffer takes (4096) */
+    reorder_case("f32:9x2:4096x4", "bf16:ab:4096x4",
+                 "\n  [0] table off=0/0 nodes(n:src/dst) 4:9216/4096 4096:0/1");
     /* group 1 or C is the identity */
     shuffle_case("f32:nchw:2x8x3x3", 1, 1, "\n  [0] contig off=0/0 nodes(n:src/dst) 144:1/1");
     /* a group that cuts through a block not along its boundaries: the reference */
