@@ -34,6 +34,8 @@ typedef struct {
     rl_kernel_info_t unzip_f32_info[RL_DT_COUNT];
     rl_lines_fn lines; /* 64-byte lines, streaming where it can */
     rl_kernel_info_t lines_info;
+    rl_affine_f32_fn affine_f32; /* per-element scales and zero points */
+    rl_kernel_info_t affine_f32_info;
 } rl_kernel_table_t;
 
 /* The best kernels of every family usable at `isa` (callers pass rl_cpu_isa_effective()). */

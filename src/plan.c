@@ -271,6 +271,8 @@ static bool keeps_period(rl_dim_t m, bool periodic, rl_dim_t *step, rl_dim_t s) 
 static int try_table(rl_plan_region_t *r, rl_dim_t periodic_max) {
     const int last = r->nnodes - 1;
     if (r->node[last].n >= 16 || r->node[last].s[0] == 1) return 0;
+    for (int j = 0; j < RL_Q_COUNT; ++j)
+        if (r->node[last].q[j] != 0) return 0; /* one scale per table */
     /* A transpose does better with a tile of 64 elements or more, or as a zip or unzip of 8 or
      * more per row whose rows are contiguous on both sides (transpose-walk.h's tight-side
      * cases: nhwc C = 24 g2 unzips 2 x 12 per pixel; nChw16c g2's 2 x 8 unzip writes two
@@ -333,12 +335,10 @@ static int try_table(rl_plan_region_t *r, rl_dim_t periodic_max) {
 }
 
 /* Picks the kernel from the innermost nodes and the block sizes of a work item. */
-static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, bool stream,
-                          const bool qpresent[]) {
-    bool unit_runs = r->node[r->nnodes - 1].s[1] != 1; /* no dst-contiguous node */
-    if (convert)
-        for (int j = 0; j < RL_Q_COUNT; ++j) /* a run shares one scale and zero point */
-            unit_runs |= qpresent[j] && r->node[r->nnodes - 1].q[j] != 0;
+static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, bool stream) {
+    /* Scales and zero points that change along K0 (per channel on channels-last) go through
+     * the affine kernel, element i of a run of K0 taking those of its channel (plan_exec.c) */
+    const bool unit_runs = r->node[r->nnodes - 1].s[1] != 1; /* no dst-contiguous node */
     if (unit_runs) { /* element by element: correct for anything, fast for nothing */
         if (r->nnodes == RL_PLAN_MAX_NODES) return false;
         r->node[r->nnodes++] = (rl_plan_node_t){1, {1, 1}, {0}};
@@ -393,7 +393,6 @@ typedef struct {
     rl_plan_region_t *regions;
     int n;
     bool zero, convert, stream;
-    bool qpresent[RL_Q_COUNT];
 } region_list_t;
 
 static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_dim_t base[2]) {
@@ -421,7 +420,7 @@ static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_di
             r->nnodes += g->nnodes;
         }
         order_and_fold(r);
-        ok = choose_kernel(r, out->zero, out->convert, out->stream, out->qpresent);
+        ok = choose_kernel(r, out->zero, out->convert, out->stream);
         int d = nv - 1; /* odometer over the segment indices */
         for (; d >= 0 && ++idx[d] == count[d]; --d) idx[d] = 0;
         if (d < 0) break;
@@ -650,8 +649,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->convert = !e->pure_copy;
     p->stream = larger_side_bytes(e) >= rl_cpu_stream_threshold();
     region_list_t list = {rl_malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false,
-                          p->convert, p->stream, {false}};
-    for (int j = 0; j < RL_Q_COUNT; ++j) list.qpresent[j] = e->q[j].present;
+                          p->convert, p->stream};
     /* A zero-size tensor has no elements and no padding (a zero dim pads to zero): no
      * regions. Its other dims and strides may be near 2^63, so they are not even looked at. */
     bool empty = false;
@@ -676,6 +674,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     p->gather_dst = (p->stream ? t->gather_stream : t->gather)[log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
+    p->affine_f32 = t->affine_f32;
     /* a widening conversion keeps ordinary stores (cvt.inc says why) */
     const bool cvt_stream = p->stream && p->dst_es <= p->src_es;
     p->to_f32_stream = (cvt_stream ? t->to_f32_stream : t->to_f32)[p->src_dt];

@@ -75,6 +75,7 @@ typedef struct {
     rl_cvt_to_f32_fn to_f32_stream; /* the streaming-store variants for long contiguous runs, */
     rl_cvt_from_f32_fn from_f32_stream; /* when `stream` and not widening; else as above */
     rl_unzip_f32_fn unzip; /* RL_PK_UNZIP regions */
+    rl_affine_f32_fn affine_f32; /* scales and zero points that change along a run */
     rl_lines_fn lines;     /* a streaming pure copy: RL_PK_LINES regions and the contiguous
                               runs of whole lines; NULL otherwise */
     char impl[40];             /* e.g. "transpose-x32:avx512" */

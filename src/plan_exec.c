@@ -11,6 +11,8 @@
 #define STAGE_BYTES      (4096 * 4) /* TMP_ELEMS (plan.c) elements of up to 4 bytes */
 #define CVT_CHUNK        1024       /* f32 values between the two conversion halves */
 #define STREAM_RUN_BYTES 4096 /* contiguous conversions from this long stream (one fence each) */
+#define PRM_CHUNK        256  /* values per chunk of a run with per-element parameters */
+#define PRM_PERIOD_MAX   1024 /* longer parameter periods are laid out per chunk */
 /* Below this many elements, waking the pool costs more than it saves; WebAssembly workers
  * wake through Atomics.notify and a message loop, several times slower than a futex. */
 #ifdef __EMSCRIPTEN__
@@ -28,9 +30,12 @@ typedef struct {
     const void *const *qv;
     unsigned ops;
     bool to_f32, from_f32; /* which halves of the pipeline do work */
+    bool nan_params;       /* a NaN scale or sum factor: per-element runs go element-wise */
 } job_t;
 
 static const rl_plan_node_t absent_node = {1, {0, 0}, {0}};
+
+static rl_dim_t min_elems(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
 
 /* Kernel node k (0 = innermost) of region r, or a size-1 stand-in. */
 static const rl_plan_node_t *knode(const rl_plan_region_t *r, int k) {
@@ -54,11 +59,101 @@ static rl_cvt_params_t cvt_params(const job_t *job, const rl_dim_t qidx[RL_Q_COU
     return prm;
 }
 
-/* Converts n source elements (contiguous, source type) into n destination elements, with the
- * plan's streaming-store kernels when `stream` (a long run: they fence once per call). */
-static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
-                    const rl_dim_t qidx[RL_Q_COUNT], bool stream) {
+/* Whether a present scale or zero point changes along a node of quant strides q. */
+static bool varies(const job_t *job, const rl_dim_t q[RL_Q_COUNT]) {
+    bool v = false;
+    for (int j = 0; j < RL_Q_COUNT; ++j) v |= job->e->q[j].present && q[j] != 0;
+    return v;
+}
+
+/* The per-element parameter arrays of a run (rl_affine_f32_fn's operands), by RL_Q_*. */
+typedef struct {
+    float v[RL_Q_COUNT][PRM_PERIOD_MAX + PRM_CHUNK];
+} prm_arrays_t;
+
+/* Lays out the parameters of `count` elements of a run from phase `phase` of its period:
+ * element i takes quant index qidx + ((phase + i) % period) * qstep. */
+static void lay_out_params(const job_t *job, prm_arrays_t *a, const rl_dim_t qidx[],
+                           const rl_dim_t qstep[], rl_dim_t period, rl_dim_t phase,
+                           rl_dim_t count) {
+    for (int j = 0; j < RL_Q_COUNT; ++j) {
+        const rl_quant_t *q = &job->e->q[j];
+        if (!q->present) continue;
+        for (rl_dim_t i = 0, k = phase; i < count; ++i, k = k + 1 == period ? 0 : k + 1)
+            a->v[j][i] = rl_quant_value(q, job->qv[j], qidx[j] + k * qstep[j]);
+    }
+}
+
+/* Element by element, each with its own parameters: NaN parameters (whose payloads only the
+ * scalar twins order like the reference) and a sum beside per-element destination ones. */
+static void cvt_elementwise(const job_t *job, const char *s, char *d, rl_dim_t n,
+                            const rl_dim_t qidx[], const rl_dim_t qstep[], rl_dim_t period) {
     const rl_plan_t *p = job->p;
+    const rl_kernel_table_t *t = rl_kernel_table(RL_ISA_SCALAR);
+    rl_dim_t qi[RL_Q_COUNT];
+    for (rl_dim_t i = 0; i < n; ++i) {
+        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = qidx[j] + i % period * qstep[j];
+        const rl_cvt_params_t prm = cvt_params(job, qi);
+        float v;
+        t->to_f32[p->src_dt](1, s + i * (rl_dim_t)p->src_es, &v, &prm);
+        rl_cvt_params_t dst_prm = prm;
+        dst_prm.ops &= ~(unsigned)RL_CVT_SRC_BOTH;
+        t->from_f32[p->dst_dt](1, &v, d + i * (rl_dim_t)p->dst_es, &dst_prm);
+    }
+}
+
+/* Converts n elements whose scale or zero point changes along the run (per channel on a
+ * channels-last run: element i takes quant index qidx + (i % period) * qstep), in chunks:
+ * to f32 without parameters (f32 sources as they are), the per-element steps (the affine
+ * kernel), then to the destination with the steps that stay constant. A period's parameters and a chunk more are
+ * laid out once, and each chunk reads its own from its phase; longer periods lay out per
+ * chunk. An f32 destination without further steps takes the affine kernel's output. */
+static void cvt_run_varying(const job_t *job, const char *s, char *d, rl_dim_t n,
+                            const rl_dim_t qidx[], const rl_dim_t qstep[], rl_dim_t period) {
+    const rl_plan_t *p = job->p;
+    const unsigned dst_steps = RL_CVT_DST_SCALE | RL_CVT_DST_ZP;
+    const bool dst_varies = (job->e->q[RL_Q_DST_SCALE].present && qstep[RL_Q_DST_SCALE]) ||
+                            (job->e->q[RL_Q_DST_ZP].present && qstep[RL_Q_DST_ZP]);
+    if (job->nan_params || (dst_varies && (job->ops & RL_CVT_SUM))) {
+        cvt_elementwise(job, s, d, n, qidx, qstep, period);
+        return;
+    }
+    const unsigned affine_ops = job->ops & (RL_CVT_SRC_BOTH | (dst_varies ? dst_steps : 0u));
+    rl_cvt_params_t dst_prm = cvt_params(job, qidx), plain = dst_prm;
+    dst_prm.ops &= ~(affine_ops | RL_CVT_SRC_BOTH);
+    plain.ops = 0;
+    const bool in_place = p->dst_dt == RL_F32 && dst_prm.ops == 0 && (uintptr_t)d % 4 == 0;
+    const bool f32_src = p->src_dt == RL_F32 && (uintptr_t)s % 4 == 0; /* read as it is */
+    const bool once = period <= PRM_PERIOD_MAX;
+    prm_arrays_t a;
+    if (once) lay_out_params(job, &a, qidx, qstep, period, 0, min_elems(n, period - 1 + PRM_CHUNK));
+    float buf[PRM_CHUNK];
+    for (rl_dim_t at = 0; at < n; at += PRM_CHUNK) {
+        const rl_dim_t m = min_elems(n - at, PRM_CHUNK), phase = at % period;
+        if (!once) lay_out_params(job, &a, qidx, qstep, period, phase, m);
+        const rl_dim_t o = once ? phase : 0;
+        const char *sa = s + at * (rl_dim_t)p->src_es;
+        float *v = in_place ? (float *)(void *)(d + at * 4) : buf;
+        const float *x = f32_src ? (const float *)(const void *)sa : v;
+        if (!f32_src) p->to_f32((size_t)m, sa, v, &plain);
+        p->affine_f32((size_t)m, x, v, affine_ops, a.v[RL_Q_SRC_ZP] + o, a.v[RL_Q_SRC_SCALE] + o,
+                      a.v[RL_Q_DST_SCALE] + o, a.v[RL_Q_DST_ZP] + o);
+        if (!in_place) p->from_f32((size_t)m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm);
+    }
+}
+
+/* Converts n source elements (contiguous, source type) into n destination elements, with the
+ * plan's streaming-store kernels when `stream` (a long run: they fence once per call). The
+ * parameters are those of quant index qidx, or where they change along the run, element i's
+ * are those of qidx + (i % period) * qstep (cvt_run_varying). */
+static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
+                    const rl_dim_t qidx[RL_Q_COUNT], const rl_dim_t qstep[RL_Q_COUNT],
+                    rl_dim_t period, bool stream) {
+    const rl_plan_t *p = job->p;
+    if (varies(job, qstep)) {
+        cvt_run_varying(job, s, d, n, qidx, qstep, period);
+        return;
+    }
     const rl_cvt_params_t prm = cvt_params(job, qidx);
     /* f32 pointers handed to kernels must be aligned; otherwise go through the buffer */
     if (!job->from_f32 && (uintptr_t)d % sizeof(float) == 0) {
@@ -109,18 +204,16 @@ static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
  * back to back in the destination with the same parameters convert in one call: nchw ->
  * nChw16c f32 -> s8 stages 16-lane rows, and a call per row cost more than the move. */
 static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_dim_t c1, char *d,
-                           const rl_plan_node_t *k1, const rl_dim_t q[]) {
+                           const rl_plan_node_t *k0, const rl_plan_node_t *k1, const rl_dim_t q[]) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
-    bool one_run = k1->s[1] == c0;
-    for (int j = 0; j < RL_Q_COUNT; ++j) one_run &= k1->q[j] == 0;
-    if (one_run) {
-        cvt_run(job, stage, d, c0 * c1, q, false);
+    if (k1->s[1] == c0 && !varies(job, k1->q)) {
+        cvt_run(job, stage, d, c0 * c1, q, k0->q, c0, false);
         return;
     }
     rl_dim_t qi[RL_Q_COUNT];
     for (rl_dim_t i = 0; i < c1; ++i) {
         for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
-        cvt_run(job, stage + i * c0 * ses, d + i * k1->s[1] * des, c0, qi, false);
+        cvt_run(job, stage + i * c0 * ses, d + i * k1->s[1] * des, c0, qi, k0->q, c0, false);
     }
 }
 
@@ -172,6 +265,13 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
                 memcpy(d + i * k1->s[1] * des, s + i * k1->s[0] * ses, 64);
             return;
         }
+        /* per-channel parameters on a channels-last run: K0 (the channels) was not folded
+         * with the pixels only because of them; the tile converts as one run */
+        if (p->convert && k1->s[0] == c0 && k1->s[1] == c0 && varies(job, k0->q) &&
+            !varies(job, k1->q)) {
+            cvt_run(job, s, d, c0 * c1, q, k0->q, c0, false);
+            return;
+        }
         for (rl_dim_t i = 0; i < c1; ++i) {
             const char *si = s + i * k1->s[0] * ses;
             char *di = d + i * k1->s[1] * des;
@@ -180,7 +280,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
                 continue;
             }
             for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
-            cvt_run(job, si, di, c0, qi, c0 * des >= STREAM_RUN_BYTES);
+            cvt_run(job, si, di, c0, qi, k0->q, c0, c0 * des >= STREAM_RUN_BYTES);
         }
         return;
     case RL_PK_TABLE: /* c0 is the whole table: the plan never splits K0 here */
@@ -193,7 +293,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             char stage[STAGE_BYTES];
             p->gather((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), stage,
                       (size_t)(c0 * ses));
-            convert_staged(job, stage, c0, c1, d, k1, q);
+            convert_staged(job, stage, c0, c1, d, k0, k1, q);
         }
         return;
     case RL_PK_LINES: /* whole items: run_lines */
@@ -222,7 +322,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         else
             p->transpose((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
                          stage, c0 * ses, (size_t)(c0 * ses), 0);
-        convert_staged(job, stage, c0, c1, d, k1, q);
+        convert_staged(job, stage, c0, c1, d, k0, k1, q);
         return;
     }
     }
@@ -277,12 +377,19 @@ static void run_items(void *ctx, size_t begin, size_t end) {
 
 void rl_plan_run(const rl_plan_t *p, const rl_ref_exec_t *e, rl_threadpool_t *pool, const char *src,
                  char *dst, const void *const qv[RL_Q_COUNT]) {
-    job_t job = {p, e, NULL, src, dst, qv, 0, false, false};
+    job_t job = {p, e, NULL, src, dst, qv, 0, false, false, false};
     if (e->q[RL_Q_SRC_ZP].present) job.ops |= RL_CVT_SRC_ZP;
     if (e->q[RL_Q_SRC_SCALE].present) job.ops |= RL_CVT_SRC_SCALE;
     if (e->has_sum) job.ops |= RL_CVT_SUM;
     if (e->q[RL_Q_DST_SCALE].present) job.ops |= RL_CVT_DST_SCALE;
     if (e->q[RL_Q_DST_ZP].present) job.ops |= RL_CVT_DST_ZP;
+    /* per-element parameters go through the affine kernel, which needs them free of NaNs */
+    const rl_quant_t *ss = &e->q[RL_Q_SRC_SCALE];
+    for (rl_dim_t i = 0; ss->present && !ss->is_int && i < ss->count; ++i) {
+        const float v = rl_quant_value(ss, qv[RL_Q_SRC_SCALE], i);
+        job.nan_params |= v != v;
+    }
+    job.nan_params |= e->has_sum && e->sum_scale != e->sum_scale;
     job.to_f32 = p->src_dt != RL_F32 || (job.ops & (RL_CVT_SRC_ZP | RL_CVT_SRC_SCALE));
     job.from_f32 =
         p->dst_dt != RL_F32 || (job.ops & (RL_CVT_SUM | RL_CVT_DST_SCALE | RL_CVT_DST_ZP));

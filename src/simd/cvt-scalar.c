@@ -57,3 +57,16 @@ RL_DEFINE_SCALAR_FROM_F32(rl_f32_f32_cvt_out__scalar, RL_F32, rl_load_f32, rl_st
 
 RL_DEFINE_SCALAR_UNZIP(rl_u8_f32_unzip__scalar, rl_load_u8)
 RL_DEFINE_SCALAR_UNZIP(rl_s8_f32_unzip__scalar, rl_load_s8)
+
+void rl_f32_affine__scalar(size_t n, const float *x, float *y, unsigned ops,
+                           const float *src_zp, const float *src_scale, const float *dst_scale,
+                           const float *dst_zp) {
+    for (size_t i = 0; i < n; ++i) {
+        float v = x[i];
+        if (ops & RL_CVT_SRC_ZP) v = v - src_zp[i];
+        if (ops & RL_CVT_SRC_SCALE) v = src_scale[i] * v;
+        if (ops & RL_CVT_DST_SCALE) v = v / dst_scale[i];
+        if (ops & RL_CVT_DST_ZP) v = v + dst_zp[i];
+        y[i] = v;
+    }
+}

@@ -2,8 +2,8 @@
  *
  * Kernels do no thinking: no allocation, no status, no global state, no logging. Strides are
  * in bytes at this boundary (the plan counts elements). Every family is enumerated in one
- * X-macro file (transpose.inc, gather.inc, cvt.inc, unzip.inc, lines.inc: best ISA first,
- * scalar last); that list generates the prototypes below, the dispatch tables
+ * X-macro file (transpose.inc, gather.inc, cvt.inc, unzip.inc, lines.inc, affine.inc: best
+ * ISA first, scalar last); that list generates the prototypes below, the dispatch tables
  * (src/dispatch.c) and the kernel tests (tests/native/test_kernels_*.c). Only files in
  * src/simd/ include ISA headers. */
 #ifndef RL_SIMD_KERNELS_H
@@ -168,11 +168,27 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
 #define RL_UNZIP_F32(isa, dt, fn) \
     void fn(size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride, \
             const rl_cvt_params_t *p);
+/* Per-element parameters on f32 values: the steps of the pipeline above that `ops` names,
+ * the sum excepted, each with its own parameter per element (a scale or zero point per
+ * channel along a channels-last run); y may be x (in place):
+ *   v = x[i]; v = v - src_zp[i]; v = src_scale[i] * v; v = v / dst_scale[i];
+ *   y[i] = v + dst_zp[i]                                               for i < n.
+ * The arrays of steps not in `ops` are not read (may be NULL). No src_scale or dst_zp may be
+ * NaN (the caller checks, as rl_cvt_nan_params does for one parameter). */
+typedef void (*rl_affine_f32_fn)(size_t n, const float *x, float *y, unsigned ops,
+                                 const float *src_zp, const float *src_scale,
+                                 const float *dst_scale, const float *dst_zp);
+
+#define RL_AFFINE_F32(isa, fn) \
+    void fn(size_t n, const float *x, float *y, unsigned ops, const float *src_zp, \
+            const float *src_scale, const float *dst_scale, const float *dst_zp);
 #include "transpose.inc"
 #include "gather.inc"
 #include "cvt.inc"
 #include "unzip.inc"
 #include "lines.inc"
+#include "affine.inc"
+#undef RL_AFFINE_F32
 #undef RL_LINES
 #undef RL_TRANSPOSE
 #undef RL_TRANSPOSE_STREAM

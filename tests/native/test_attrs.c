@@ -209,6 +209,67 @@ static void configs_vs_ref(void) {
     printf("attribute configurations checked: %d\n", n);
 }
 
+/* Scales and zero points per channel along channels-last runs, long enough for several
+ * chunks of the per-element path (plan_exec.c: 256 values a chunk, periods to 1024 laid out
+ * once): C = 3 (an image), 16, 40, and 1100 (a period laid out per chunk), a blocked
+ * destination, a sum beside per-channel dst scales (element-wise), and NaN scales (element-
+ * wise: the reference's NaN payloads). */
+static void channels_last_per_channel(void) {
+    static const struct {
+        int64_t dims[4];
+        const char *stag, *dtag;
+    } layouts[] = {
+        {{1, 3, 20, 30}, "nhwc", "nhwc"},   {{2, 16, 5, 9}, "nhwc", "nhwc"},
+        {{1, 40, 6, 7}, "nchw", "nhwc"},    {{1, 1100, 1, 3}, "nhwc", "nhwc"},
+        {{2, 20, 3, 5}, "nchw", "nChw16c"}, {{1, 4, 9, 31}, "nhwc", "nhwc"},
+    };
+    static const rl_data_type_t pairs[][2] = {{RL_U8, RL_F32},  {RL_F32, RL_S8},
+                                              {RL_F32, RL_BF16}, {RL_S8, RL_U8},
+                                              {RL_F32, RL_F32},  {RL_BF16, RL_F16}};
+    static const config_t cfgs[] = {
+        {"src scale + zp per channel", 3, 0, 3, 0, 0, 0},
+        {"src scale per channel, zp common", 3, 0, 1, 0, 0, 0},
+        {"dst scale + zp per channel", 0, 3, 0, 3, 0, 0},
+        {"all per channel", 3, 3, 3, 3, 0, 0},
+        {"src scale per channel + sum", 3, 0, 0, 0, 1, 0.5f},
+        {"sum + dst scale per channel", 0, 3, 0, 0, 1, -1.0f},
+    };
+    int n = 0;
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+        for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++)
+            for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
+                for (int nan = 0; nan < 2; nan++) {
+                    const config_t *cf = &cfgs[c];
+                    const int64_t *dims = layouts[l].dims;
+                    if (nan && cf->ss != 3) continue; /* a NaN only where scales vary */
+                    th_attr_t *at = (th_attr_t *)calloc(1, sizeof(th_attr_t));
+                    int terms[4] = {cf->ss, cf->sd, cf->zs, cf->zd};
+                    th_quant_t *qs[4] = {&at->scale[0], &at->scale[1], &at->zp[0], &at->zp[1]};
+                    for (int t = 0; t < 4; t++)
+                        if (terms[t])
+                            fill_quant(qs[t], t < 2, terms[t] - 1, (int)(c + l) % 2,
+                                       nr_mask_count(4, dims, terms[t] - 1));
+                    if (nan) at->scale[0].f[dims[1] / 2] = NAN;
+                    at->nsum = cf->sum;
+                    at->beta = cf->beta;
+                    th_tensor_t s, d;
+                    th_tensor_tag(&s, 4, dims, pairs[pi][0], layouts[l].stag);
+                    th_tensor_tag(&d, 4, dims, pairs[pi][1], layouts[l].dtag);
+                    char label[200];
+                    snprintf(label, sizeof(label), "%s%s, %s %s -> %s %s %lldx%lldx%lldx%lld",
+                             cf->name, nan ? " (a NaN scale)" : "", tu_dt_name(pairs[pi][0]),
+                             layouts[l].stag, tu_dt_name(pairs[pi][1]), layouts[l].dtag,
+                             (long long)dims[0], (long long)dims[1], (long long)dims[2],
+                             (long long)dims[3]);
+                    th_check_reorder(&s, &d, at, &rng, label);
+                    th_tensor_free(&s);
+                    th_tensor_free(&d);
+                    free(at);
+                    n++;
+                }
+    printf("per-channel channels-last configurations checked: %d\n", n);
+}
+
 /* ---- value lifetime and replacement ---------------------------------------------------------- */
 static float run_one(rl_primitive_t p, float src, const float *rt_scale) {
     float dst = 0;
@@ -333,6 +394,7 @@ int main(void) {
     th_init();
     hand_rows();
     configs_vs_ref();
+    channels_last_per_channel();
     lifetimes();
     float_zero_points();
     th_fini();
