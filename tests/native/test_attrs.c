@@ -160,15 +160,49 @@ static const config_t configs[] = {
     {"last dim only", 9, 0, 9, 0, 0, 0},
 };
 
+typedef struct {
+    int64_t dims[4];
+    const char *stag, *dtag;
+} layout_t;
+
+/* One configuration on one layout and type pair against naive_ref. With `runtime`, some terms
+ * arrive at execution and others at creation; with `nan_scale`, the src scale of the middle
+ * channel is NaN (the configuration's src scale is per channel). */
+static void check_config(const config_t *cf, const layout_t *ly, const rl_data_type_t pair[2],
+                         int runtime, int nan_scale) {
+    th_attr_t *at = (th_attr_t *)calloc(1, sizeof(th_attr_t));
+    const int terms[4] = {cf->ss, cf->sd, cf->zs, cf->zd};
+    th_quant_t *qs[4] = {&at->scale[0], &at->scale[1], &at->zp[0], &at->zp[1]};
+    for (int t = 0; t < 4; t++) {
+        if (!terms[t]) continue;
+        const int mask = terms[t] - 1;
+        const int rt = runtime ? (t % 2 == 0 || cf->sum == 0) : 0;
+        fill_quant(qs[t], t < 2, mask, rt, nr_mask_count(4, ly->dims, mask));
+    }
+    if (nan_scale) at->scale[0].f[ly->dims[1] / 2] = NAN;
+    at->nsum = cf->sum;
+    at->beta = cf->beta;
+    th_tensor_t s, d;
+    th_tensor_tag(&s, 4, ly->dims, pair[0], ly->stag);
+    th_tensor_tag(&d, 4, ly->dims, pair[1], ly->dtag);
+    char label[200];
+    snprintf(label, sizeof(label), "%s%s, %s %s -> %s %s %lldx%lldx%lldx%lld, %s", cf->name,
+             nan_scale ? " (a NaN scale)" : "", tu_dt_name(pair[0]), ly->stag,
+             tu_dt_name(pair[1]), ly->dtag, (long long)ly->dims[0], (long long)ly->dims[1],
+             (long long)ly->dims[2], (long long)ly->dims[3],
+             runtime ? "runtime" : "creation-time");
+    th_check_reorder(&s, &d, at, &rng, label);
+    th_tensor_free(&s);
+    th_tensor_free(&d);
+    free(at);
+}
+
 static void configs_vs_ref(void) {
     static const rl_data_type_t pairs[][2] = {
         {RL_F32, RL_S8},   {RL_F32, RL_U8},   {RL_S8, RL_F32}, {RL_U8, RL_F32}, {RL_S32, RL_S8},
         {RL_F32, RL_BF16}, {RL_BF16, RL_F16}, {RL_F16, RL_U8}, {RL_S8, RL_S8},  {RL_U8, RL_U8},
         {RL_F32, RL_F32},  {RL_S32, RL_S32},  {RL_U8, RL_S8},  {RL_F16, RL_S32}};
-    static const struct {
-        int64_t dims[4];
-        const char *stag, *dtag;
-    } layouts[] = {
+    static const layout_t layouts[] = {
         {{2, 5, 3, 4}, "nchw", "nhwc"},
         {{2, 5, 3, 4}, "nchw", "nChw8c"},
         {{2, 20, 3, 3}, "nChw16c", "nchw"},
@@ -178,47 +212,18 @@ static void configs_vs_ref(void) {
     for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]); c++)
         for (size_t pi = 0; pi < sizeof(pairs) / sizeof(pairs[0]); pi++)
             for (int l = 0; l < 4; l++)
-                for (int runtime = 0; runtime < 2; runtime++) {
-                    const config_t *cf = &configs[c];
-                    th_attr_t *at = (th_attr_t *)calloc(1, sizeof(th_attr_t));
-                    const int64_t *dims = layouts[l].dims;
-                    int terms[4] = {cf->ss, cf->sd, cf->zs, cf->zd};
-                    th_quant_t *qs[4] = {&at->scale[0], &at->scale[1], &at->zp[0], &at->zp[1]};
-                    for (int t = 0; t < 4; t++) {
-                        if (!terms[t]) continue;
-                        int mask = terms[t] - 1;
-                        /* mixed: runtime for some terms, creation time for others */
-                        int rt = runtime ? (t % 2 == 0 || cf->sum == 0) : 0;
-                        fill_quant(qs[t], t < 2, mask, rt, nr_mask_count(4, dims, mask));
-                    }
-                    at->nsum = cf->sum;
-                    at->beta = cf->beta;
-                    th_tensor_t s, d;
-                    th_tensor_tag(&s, 4, dims, pairs[pi][0], layouts[l].stag);
-                    th_tensor_tag(&d, 4, dims, pairs[pi][1], layouts[l].dtag);
-                    char label[200];
-                    snprintf(label, sizeof(label), "%s, %s %s -> %s %s, %s", cf->name,
-                             tu_dt_name(pairs[pi][0]), layouts[l].stag, tu_dt_name(pairs[pi][1]),
-                             layouts[l].dtag, runtime ? "runtime" : "creation-time");
-                    th_check_reorder(&s, &d, at, &rng, label);
-                    th_tensor_free(&s);
-                    th_tensor_free(&d);
-                    free(at);
-                    n++;
-                }
+                for (int runtime = 0; runtime < 2; runtime++, n++)
+                    check_config(&configs[c], &layouts[l], pairs[pi], runtime, 0);
     printf("attribute configurations checked: %d\n", n);
 }
 
 /* Scales and zero points per channel along channels-last runs, long enough for several
  * chunks of the per-element path (plan_exec.c: 256 values a chunk, periods to 1024 laid out
- * once): C = 3 (an image), 16, 40, and 1100 (a period laid out per chunk), a blocked
+ * once): C = 3 (an image), 4, 16, 40, and 1100 (a period laid out per chunk), a blocked
  * destination, a sum beside per-channel dst scales (element-wise), and NaN scales (element-
  * wise: the reference's NaN payloads). */
 static void channels_last_per_channel(void) {
-    static const struct {
-        int64_t dims[4];
-        const char *stag, *dtag;
-    } layouts[] = {
+    static const layout_t layouts[] = {
         {{1, 3, 20, 30}, "nhwc", "nhwc"},   {{2, 16, 5, 9}, "nhwc", "nhwc"},
         {{1, 40, 6, 7}, "nchw", "nhwc"},    {{1, 1100, 1, 3}, "nhwc", "nhwc"},
         {{2, 20, 3, 5}, "nchw", "nChw16c"}, {{1, 4, 9, 31}, "nhwc", "nhwc"},
@@ -238,35 +243,8 @@ static void channels_last_per_channel(void) {
     for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
         for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++)
             for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
-                for (int nan = 0; nan < 2; nan++) {
-                    const config_t *cf = &cfgs[c];
-                    const int64_t *dims = layouts[l].dims;
-                    if (nan && cf->ss != 3) continue; /* a NaN only where scales vary */
-                    th_attr_t *at = (th_attr_t *)calloc(1, sizeof(th_attr_t));
-                    int terms[4] = {cf->ss, cf->sd, cf->zs, cf->zd};
-                    th_quant_t *qs[4] = {&at->scale[0], &at->scale[1], &at->zp[0], &at->zp[1]};
-                    for (int t = 0; t < 4; t++)
-                        if (terms[t])
-                            fill_quant(qs[t], t < 2, terms[t] - 1, (int)(c + l) % 2,
-                                       nr_mask_count(4, dims, terms[t] - 1));
-                    if (nan) at->scale[0].f[dims[1] / 2] = NAN;
-                    at->nsum = cf->sum;
-                    at->beta = cf->beta;
-                    th_tensor_t s, d;
-                    th_tensor_tag(&s, 4, dims, pairs[pi][0], layouts[l].stag);
-                    th_tensor_tag(&d, 4, dims, pairs[pi][1], layouts[l].dtag);
-                    char label[200];
-                    snprintf(label, sizeof(label), "%s%s, %s %s -> %s %s %lldx%lldx%lldx%lld",
-                             cf->name, nan ? " (a NaN scale)" : "", tu_dt_name(pairs[pi][0]),
-                             layouts[l].stag, tu_dt_name(pairs[pi][1]), layouts[l].dtag,
-                             (long long)dims[0], (long long)dims[1], (long long)dims[2],
-                             (long long)dims[3]);
-                    th_check_reorder(&s, &d, at, &rng, label);
-                    th_tensor_free(&s);
-                    th_tensor_free(&d);
-                    free(at);
-                    n++;
-                }
+                for (int nan = 0; nan <= (cfgs[c].ss == 3); nan++, n++)
+                    check_config(&cfgs[c], &layouts[l], pairs[pi], (int)(c + l) % 2, nan);
     printf("per-channel channels-last configurations checked: %d\n", n);
 }
 
