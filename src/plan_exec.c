@@ -30,7 +30,6 @@ typedef struct {
     const void *const *qv;
     unsigned ops;
     bool to_f32, from_f32; /* which halves of the pipeline do work */
-    bool nan_params;       /* a NaN scale or sum factor: per-element runs go element-wise */
 } job_t;
 
 static const rl_plan_node_t absent_node = {1, {0, 0}, {0}};
@@ -72,27 +71,36 @@ typedef struct {
 } prm_arrays_t;
 
 /* Lays out the parameters of `count` elements of a run from phase `phase` of its period:
- * element i takes quant index qidx + ((phase + i) % period) * qstep. */
-static void lay_out_params(const job_t *job, prm_arrays_t *a, const rl_dim_t qidx[],
+ * element i takes quant index qidx + ((phase + i) % period) * qstep. Returns whether the
+ * affine kernel may take them: no src_scale or dst_zp is NaN (its precondition). */
+static bool lay_out_params(const job_t *job, prm_arrays_t *a, const rl_dim_t qidx[],
                            const rl_dim_t qstep[], rl_dim_t period, rl_dim_t phase,
                            rl_dim_t count) {
+    bool numbers = true;
     for (int j = 0; j < RL_Q_COUNT; ++j) {
         const rl_quant_t *q = &job->e->q[j];
         if (!q->present) continue;
-        for (rl_dim_t i = 0, k = phase; i < count; ++i, k = k + 1 == period ? 0 : k + 1)
-            a->v[j][i] = rl_quant_value(q, job->qv[j], qidx[j] + k * qstep[j]);
+        const bool commutes = j == RL_Q_SRC_SCALE || j == RL_Q_DST_ZP; /* rl_cvt_nan_params */
+        for (rl_dim_t i = 0, k = phase; i < count; ++i, k = k + 1 == period ? 0 : k + 1) {
+            const float v = rl_quant_value(q, job->qv[j], qidx[j] + k * qstep[j]);
+            a->v[j][i] = v;
+            numbers &= !commutes || v == v;
+        }
     }
+    return numbers;
 }
 
-/* Element by element, each with its own parameters: NaN parameters (whose payloads only the
- * scalar twins order like the reference) and a sum beside per-element destination ones. */
+/* Element by element from phase `phase` of the period, each with its own parameters: NaN
+ * parameters (whose payloads only the scalar twins order like the reference) and a sum beside
+ * per-element destination ones. */
 static void cvt_elementwise(const job_t *job, const char *s, char *d, rl_dim_t n,
-                            const rl_dim_t qidx[], const rl_dim_t qstep[], rl_dim_t period) {
+                            const rl_dim_t qidx[], const rl_dim_t qstep[], rl_dim_t period,
+                            rl_dim_t phase) {
     const rl_plan_t *p = job->p;
     const rl_kernel_table_t *t = rl_kernel_table(RL_ISA_SCALAR);
     rl_dim_t qi[RL_Q_COUNT];
     for (rl_dim_t i = 0; i < n; ++i) {
-        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = qidx[j] + i % period * qstep[j];
+        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = qidx[j] + (phase + i) % period * qstep[j];
         const rl_cvt_params_t prm = cvt_params(job, qi);
         float v;
         t->to_f32[p->src_dt](1, s + i * (rl_dim_t)p->src_es, &v, &prm);
@@ -105,17 +113,18 @@ static void cvt_elementwise(const job_t *job, const char *s, char *d, rl_dim_t n
 /* Converts n elements whose scale or zero point changes along the run (per channel on a
  * channels-last run: element i takes quant index qidx + (i % period) * qstep), in chunks:
  * to f32 without parameters (f32 sources as they are), the per-element steps (the affine
- * kernel), then to the destination with the steps that stay constant. A period's parameters and a chunk more are
- * laid out once, and each chunk reads its own from its phase; longer periods lay out per
- * chunk. An f32 destination without further steps takes the affine kernel's output. */
+ * kernel), then to the destination with the steps that stay constant. A period's parameters
+ * and a chunk more are laid out once, and each chunk reads its own from its phase; longer
+ * periods lay out per chunk. An f32 destination without further steps takes the affine
+ * kernel's output. Parameters the affine kernel may not take go element by element. */
 static void cvt_run_varying(const job_t *job, const char *s, char *d, rl_dim_t n,
                             const rl_dim_t qidx[], const rl_dim_t qstep[], rl_dim_t period) {
     const rl_plan_t *p = job->p;
     const unsigned dst_steps = RL_CVT_DST_SCALE | RL_CVT_DST_ZP;
     const bool dst_varies = (job->e->q[RL_Q_DST_SCALE].present && qstep[RL_Q_DST_SCALE]) ||
                             (job->e->q[RL_Q_DST_ZP].present && qstep[RL_Q_DST_ZP]);
-    if (job->nan_params || (dst_varies && (job->ops & RL_CVT_SUM))) {
-        cvt_elementwise(job, s, d, n, qidx, qstep, period);
+    if (dst_varies && (job->ops & RL_CVT_SUM)) {
+        cvt_elementwise(job, s, d, n, qidx, qstep, period, 0);
         return;
     }
     const unsigned affine_ops = job->ops & (RL_CVT_SRC_BOTH | (dst_varies ? dst_steps : 0u));
@@ -126,19 +135,27 @@ static void cvt_run_varying(const job_t *job, const char *s, char *d, rl_dim_t n
     const bool f32_src = p->src_dt == RL_F32 && (uintptr_t)s % 4 == 0; /* read as it is */
     const bool once = period <= PRM_PERIOD_MAX;
     prm_arrays_t a;
-    if (once) lay_out_params(job, &a, qidx, qstep, period, 0, min_elems(n, period - 1 + PRM_CHUNK));
+    const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es;
+    if (once && !lay_out_params(job, &a, qidx, qstep, period, 0,
+                                min_elems(n, period - 1 + PRM_CHUNK))) {
+        cvt_elementwise(job, s, d, n, qidx, qstep, period, 0);
+        return;
+    }
     float buf[PRM_CHUNK];
     for (rl_dim_t at = 0; at < n; at += PRM_CHUNK) {
         const rl_dim_t m = min_elems(n - at, PRM_CHUNK), phase = at % period;
-        if (!once) lay_out_params(job, &a, qidx, qstep, period, phase, m);
+        if (!once && !lay_out_params(job, &a, qidx, qstep, period, phase, m)) {
+            cvt_elementwise(job, s + at * ses, d + at * des, m, qidx, qstep, period, phase);
+            continue;
+        }
         const rl_dim_t o = once ? phase : 0;
-        const char *sa = s + at * (rl_dim_t)p->src_es;
+        const char *sa = s + at * ses;
         float *v = in_place ? (float *)(void *)(d + at * 4) : buf;
         const float *x = f32_src ? (const float *)(const void *)sa : v;
         if (!f32_src) p->to_f32((size_t)m, sa, v, &plain);
         p->affine_f32((size_t)m, x, v, affine_ops, a.v[RL_Q_SRC_ZP] + o, a.v[RL_Q_SRC_SCALE] + o,
                       a.v[RL_Q_DST_SCALE] + o, a.v[RL_Q_DST_ZP] + o);
-        if (!in_place) p->from_f32((size_t)m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm);
+        if (!in_place) p->from_f32((size_t)m, buf, d + at * des, &dst_prm);
     }
 }
 
@@ -377,19 +394,12 @@ static void run_items(void *ctx, size_t begin, size_t end) {
 
 void rl_plan_run(const rl_plan_t *p, const rl_ref_exec_t *e, rl_threadpool_t *pool, const char *src,
                  char *dst, const void *const qv[RL_Q_COUNT]) {
-    job_t job = {p, e, NULL, src, dst, qv, 0, false, false, false};
+    job_t job = {p, e, NULL, src, dst, qv, 0, false, false};
     if (e->q[RL_Q_SRC_ZP].present) job.ops |= RL_CVT_SRC_ZP;
     if (e->q[RL_Q_SRC_SCALE].present) job.ops |= RL_CVT_SRC_SCALE;
     if (e->has_sum) job.ops |= RL_CVT_SUM;
     if (e->q[RL_Q_DST_SCALE].present) job.ops |= RL_CVT_DST_SCALE;
     if (e->q[RL_Q_DST_ZP].present) job.ops |= RL_CVT_DST_ZP;
-    /* per-element parameters go through the affine kernel, which needs them free of NaNs */
-    const rl_quant_t *ss = &e->q[RL_Q_SRC_SCALE];
-    for (rl_dim_t i = 0; ss->present && !ss->is_int && i < ss->count; ++i) {
-        const float v = rl_quant_value(ss, qv[RL_Q_SRC_SCALE], i);
-        job.nan_params |= v != v;
-    }
-    job.nan_params |= e->has_sum && e->sum_scale != e->sum_scale;
     job.to_f32 = p->src_dt != RL_F32 || (job.ops & (RL_CVT_SRC_ZP | RL_CVT_SRC_SCALE));
     job.from_f32 =
         p->dst_dt != RL_F32 || (job.ops & (RL_CVT_SUM | RL_CVT_DST_SCALE | RL_CVT_DST_ZP));
