@@ -30,9 +30,10 @@ rl_isa_t rl_cpu_isa_effective(void);
 const char *rl_isa_name(rl_isa_t isa);
 /* Size in bytes of the larger side (source or destination) from which a move writes with
  * non-temporal stores: a quarter of the last-level cache (8 MiB when the OS does not tell), or
- * RL_STREAM_THRESHOLD (bytes) from the environment (0: every move; the test suites run so). Past it the source and destination
- * together crowd the cache out anyway, and skipping the read-for-ownership of every written
- * line saves a third of the memory traffic (glibc's memcpy switches at a similar size). */
+ * RL_STREAM_THRESHOLD (bytes) from the environment (0: every move; the test suites run so).
+ * Past it the source and destination together crowd the cache out anyway, and skipping the
+ * read-for-ownership of every written line saves a third of the memory traffic (glibc's
+ * memcpy switches at a similar size). */
 size_t rl_cpu_stream_threshold(void);
 
 #endif

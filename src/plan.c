@@ -214,7 +214,6 @@ static void order_and_fold(rl_plan_region_t *r) {
     r->nnodes = m;
 }
 
-static rl_dim_t min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
 static rl_dim_t abs_dim(rl_dim_t x) { return x < 0 ? -x : x; }
 
 /* Outer nodes of a table region that step the source by less than the span one table reads
@@ -294,7 +293,7 @@ static int try_table(rl_plan_region_t *r, rl_dim_t periodic_max) {
         for (int j = 0; j < RL_Q_COUNT; ++j)
             if (nd->q[j] != 0) return 0; /* one scale per run */
         periodic = keeps_period(m, periodic, &step, nd->s[0]);
-        rl_dim_t take = min_dim(nd->n, (periodic ? periodic_max : TABLE_MAX) / m);
+        rl_dim_t take = rl_min_dim(nd->n, (periodic ? periodic_max : TABLE_MAX) / m);
         /* a factor of n; past TABLE_MAX, whole periods only */
         while (take > 1 && (nd->n % take != 0 || (m * take > TABLE_MAX && m * take % 16 != 0)))
             --take;
@@ -362,13 +361,13 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, bool str
     const bool staged = convert && r->kernel != RL_PK_CONTIG && r->kernel != RL_PK_ZERO;
     rl_dim_t b0, b1;
     if (r->kernel == RL_PK_ZERO || r->kernel == RL_PK_CONTIG) {
-        b0 = min_dim(n0, ITEM_ELEMS);
-        b1 = min_dim(n1, ITEM_ELEMS / b0 > 0 ? ITEM_ELEMS / b0 : 1);
+        b0 = rl_min_dim(n0, ITEM_ELEMS);
+        b1 = rl_min_dim(n1, ITEM_ELEMS / b0 > 0 ? ITEM_ELEMS / b0 : 1);
     } else if (r->kernel == RL_PK_TABLE) { /* the table is never split */
         b0 = n0;
         rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
         if (cap > 4 && cap < n1) cap = cap / 4 * 4; /* rows share windows in fours (gather) */
-        b1 = min_dim(n1, cap > 0 ? cap : 1);
+        b1 = rl_min_dim(n1, cap > 0 ? cap : 1);
     } else {
         /* staged: the whole staging buffer; few rows (RGB/RGBA planes) get long runs, which
          * keeps the per-tile overhead off the 3- and 4-row image reorders. Unstaged: 256
@@ -378,12 +377,13 @@ static bool choose_kernel(rl_plan_region_t *r, bool zero, bool convert, bool str
          * With streaming stores, 4096: the written lines bypass the cache, the read ones
          * have it to themselves, and each destination row gets 16 KiB runs (nChw16c ->
          * nchw 1.28 -> 1.07 ms, nhwc -> nchw 1.35 -> 1.27 ms) */
-        b0 = min_dim(n0, staged ? TMP_ELEMS / min_dim(n1, 16) / 64 * 64 : stream ? 4096 : 256);
+        const rl_dim_t staged_b0 = TMP_ELEMS / rl_min_dim(n1, 16) / 64 * 64;
+        b0 = rl_min_dim(n0, staged ? staged_b0 : stream ? 4096 : 256);
         const rl_dim_t cap = (staged ? TMP_ELEMS : ITEM_ELEMS) / b0;
-        b1 = min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
+        b1 = rl_min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
     }
     const rl_dim_t rest = ITEM_ELEMS / (b0 * b1);
-    r->blk[0] = b0, r->blk[1] = b1, r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
+    r->blk[0] = b0, r->blk[1] = b1, r->blk[2] = rl_min_dim(n2, rest > 0 ? rest : 1);
     return true;
 }
 
@@ -488,8 +488,9 @@ static bool zero_regions(region_list_t *out, const rl_ref_exec_t *e) {
 /* ---- kernels and the name ------------------------------------------------------------------ */
 
 /* Bytes of the larger side (saturating): the iteration space (the destination's padded dims)
- * times the larger element size. A narrowing conversion (f32 -> s8) reads far more than it writes, and
- * once its source overflows the cache, the destination lines are evicted before any reuse. */
+ * times the larger element size. A narrowing conversion (f32 -> s8) reads far more than it
+ * writes, and once its source overflows the cache, the destination lines are evicted before
+ * any reuse. */
 static size_t larger_side_bytes(const rl_ref_exec_t *e) {
     size_t n = e->src_es > e->dst_es ? e->src_es : e->dst_es;
     for (int d = 0; d < e->ndims; ++d) {
@@ -555,7 +556,7 @@ static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_tabl
         for (int j = 0; j < RL_Q_COUNT; ++j) ok &= k0->q[j] == 0;
         if (!ok) continue;
         r->kernel = RL_PK_UNZIP;
-        r->blk[0] = min_dim(k0->n, ITEM_ELEMS / k1->n); /* nothing staged: long runs */
+        r->blk[0] = rl_min_dim(k0->n, ITEM_ELEMS / k1->n); /* nothing staged: long runs */
         r->blk[1] = k1->n;
         r->blk[2] = 1;
     }
@@ -589,9 +590,9 @@ static void use_lines(rl_plan_t *p) {
         if (adjacent) sort_by_stride(r->node, last, 0); /* source order, K0 stays innermost */
         const rl_dim_t n0 = r->node[last].n, n1 = r->node[last - 1].n,
                        n2 = last >= 2 ? r->node[last - 2].n : 1;
-        const rl_dim_t b1 = min_dim(n1, ITEM_ELEMS / n0), rest = ITEM_ELEMS / (n0 * b1);
+        const rl_dim_t b1 = rl_min_dim(n1, ITEM_ELEMS / n0), rest = ITEM_ELEMS / (n0 * b1);
         r->kernel = RL_PK_LINES;
-        r->blk[0] = n0, r->blk[1] = b1, r->blk[2] = min_dim(n2, rest > 0 ? rest : 1);
+        r->blk[0] = n0, r->blk[1] = b1, r->blk[2] = rl_min_dim(n2, rest > 0 ? rest : 1);
     }
 }
 

@@ -50,6 +50,8 @@ typedef struct {
     int32_t *table;  /* RL_PK_TABLE: source offsets of K0's elements (owned) */
 } rl_plan_region_t;
 
+static inline rl_dim_t rl_min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
+
 /* Elements of a region: the product of its nodes' sizes. */
 static inline rl_dim_t rl_plan_region_elems(const rl_plan_region_t *r) {
     rl_dim_t n = 1;

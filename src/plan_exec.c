@@ -34,8 +34,6 @@ typedef struct {
 
 static const rl_plan_node_t absent_node = {1, {0, 0}, {0}};
 
-static rl_dim_t min_elems(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
-
 /* Kernel node k (0 = innermost) of region r, or a size-1 stand-in. */
 static const rl_plan_node_t *knode(const rl_plan_region_t *r, int k) {
     return k < r->nnodes ? &r->node[r->nnodes - 1 - k] : &absent_node;
@@ -137,13 +135,13 @@ static void cvt_run_varying(const job_t *job, const char *s, char *d, rl_dim_t n
     prm_arrays_t a;
     const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es;
     if (once && !lay_out_params(job, &a, qidx, qstep, period, 0,
-                                min_elems(n, period - 1 + PRM_CHUNK))) {
+                                rl_min_dim(n, period - 1 + PRM_CHUNK))) {
         cvt_elementwise(job, s, d, n, qidx, qstep, period, 0);
         return;
     }
     float buf[PRM_CHUNK];
     for (rl_dim_t at = 0; at < n; at += PRM_CHUNK) {
-        const rl_dim_t m = min_elems(n - at, PRM_CHUNK), phase = at % period;
+        const rl_dim_t m = rl_min_dim(n - at, PRM_CHUNK), phase = at % period;
         if (!once && !lay_out_params(job, &a, qidx, qstep, period, phase, m)) {
             cvt_elementwise(job, s + at * ses, d + at * des, m, qidx, qstep, period, phase);
             continue;
@@ -186,7 +184,7 @@ static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
     dst_prm.ops &= ~(unsigned)RL_CVT_SRC_BOTH;
     float buf[CVT_CHUNK];
     for (rl_dim_t at = 0; at < n; at += CVT_CHUNK) {
-        const size_t m = (size_t)(n - at < CVT_CHUNK ? n - at : CVT_CHUNK);
+        const size_t m = (size_t)rl_min_dim(n - at, CVT_CHUNK);
         p->to_f32(m, s + at * (rl_dim_t)p->src_es, buf, &prm);
         from_f32(m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm);
     }

@@ -1,11 +1,10 @@
 /* n f32 -> n u8/s8/s32/bf16/f16/f32 after src_zp, src_scale, sum (beta * dst_old), dst_scale,
- * dst_zp (kernels.h),
- * AVX-512: four zmm (64 elements, 8/16-bit results packed together) per iteration, then zmm
- * steps of 16, one loop per `ops` combination. Tail: one step under a lane mask (masked loads
- * and stores), so nothing outside the n source and destination elements is touched.
- * The _stream variants store the 64-element blocks as whole 64-byte lines with non-temporal
- * stores: ordinary steps up to the first aligned line, streamed blocks, ordinary steps after,
- * one fence before returning. */
+ * dst_zp (kernels.h), AVX-512: four zmm (64 elements, 8/16-bit results packed together) per
+ * iteration, then zmm steps of 16, one loop per `ops` combination. Tail: one step under a lane
+ * mask (masked loads and stores), so nothing outside the n source and destination elements is
+ * touched. The _stream variants store the 64-element blocks as whole 64-byte lines with
+ * non-temporal stores: ordinary steps up to the first aligned line, streamed blocks, ordinary
+ * steps after, one fence before returning. */
 #include <assert.h>
 
 #include "cvt-avx512.h"

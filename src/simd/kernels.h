@@ -148,6 +148,17 @@ typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
 typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, void *dst,
                                 size_t dst_stride, const rl_cvt_params_t *p);
 
+/* Per-element parameters on f32 values: the steps of the pipeline above that `ops` names,
+ * the sum excepted, each with its own parameter per element (a scale or zero point per
+ * channel along a channels-last run); y may be x (in place):
+ *   v = x[i]; v = v - src_zp[i]; v = src_scale[i] * v; v = v / dst_scale[i];
+ *   y[i] = v + dst_zp[i]                                               for i < n.
+ * The arrays of steps not in `ops` are not read (may be NULL). No src_scale or dst_zp may be
+ * NaN (the caller checks, as rl_cvt_nan_params does for one parameter). */
+typedef void (*rl_affine_f32_fn)(size_t n, const float *x, float *y, unsigned ops,
+                                 const float *src_zp, const float *src_scale,
+                                 const float *dst_scale, const float *dst_zp);
+
 #define RL_LINES(isa, fn) \
     void fn(size_t n1, size_t n0, const void *src, size_t src_stride1, size_t src_stride0, \
             void *dst, size_t dst_stride1, size_t dst_stride0);
@@ -168,17 +179,6 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
 #define RL_UNZIP_F32(isa, dt, fn) \
     void fn(size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride, \
             const rl_cvt_params_t *p);
-/* Per-element parameters on f32 values: the steps of the pipeline above that `ops` names,
- * the sum excepted, each with its own parameter per element (a scale or zero point per
- * channel along a channels-last run); y may be x (in place):
- *   v = x[i]; v = v - src_zp[i]; v = src_scale[i] * v; v = v / dst_scale[i];
- *   y[i] = v + dst_zp[i]                                               for i < n.
- * The arrays of steps not in `ops` are not read (may be NULL). No src_scale or dst_zp may be
- * NaN (the caller checks, as rl_cvt_nan_params does for one parameter). */
-typedef void (*rl_affine_f32_fn)(size_t n, const float *x, float *y, unsigned ops,
-                                 const float *src_zp, const float *src_scale,
-                                 const float *dst_scale, const float *dst_zp);
-
 #define RL_AFFINE_F32(isa, fn) \
     void fn(size_t n, const float *x, float *y, unsigned ops, const float *src_zp, \
             const float *src_scale, const float *dst_scale, const float *dst_zp);

@@ -40,8 +40,10 @@ RL_INLINE void store(uint8_t *p, __m512i v, __mmask64 m, bool full) {
 RL_INLINE void transpose_4x4_lanes(__m512i *r, int groups) {
     for (int g = 0; g < groups; ++g) {
         __m512i *x = r + 4 * g;
-        const __m512i a0 = _mm512_unpacklo_epi32(x[0], x[1]), a1 = _mm512_unpackhi_epi32(x[0], x[1]);
-        const __m512i a2 = _mm512_unpacklo_epi32(x[2], x[3]), a3 = _mm512_unpackhi_epi32(x[2], x[3]);
+        const __m512i a0 = _mm512_unpacklo_epi32(x[0], x[1]);
+        const __m512i a1 = _mm512_unpackhi_epi32(x[0], x[1]);
+        const __m512i a2 = _mm512_unpacklo_epi32(x[2], x[3]);
+        const __m512i a3 = _mm512_unpackhi_epi32(x[2], x[3]);
         x[0] = _mm512_unpacklo_epi64(a0, a2);
         x[1] = _mm512_unpackhi_epi64(a0, a2);
         x[2] = _mm512_unpacklo_epi64(a1, a3);

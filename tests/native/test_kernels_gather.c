@@ -43,7 +43,8 @@ static void check_table(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m,
     const size_t dst_stride = lined ? ((m + guard) * es + 63) / 64 * 64 : (m + guard) * es;
     const size_t src_bytes = (rows - 1) * src_stride + span * es;
     unsigned char *src = malloc(src_bytes + 1);
-    unsigned char *dst = lined ? aligned_alloc(64, rows * dst_stride) : malloc(rows * dst_stride + 1);
+    unsigned char *dst =
+        lined ? aligned_alloc(64, rows * dst_stride) : malloc(rows * dst_stride + 1);
     unsigned char *want = malloc(rows * dst_stride);
     if (!src || !dst || !want) abort();
     unsigned char *s = src + 1, *d = lined ? dst : dst + 1; /* else unaligned on purpose */
@@ -106,7 +107,8 @@ int main(void) {
         const long before = tu_failures;
         for (size_t rows = 1; rows <= 3; ++rows) {
             for (size_t m = 1; m <= 40; ++m) check_one(k, &rng, rows, m);
-            for (size_t j = 0; j < sizeof extra / sizeof extra[0]; ++j) check_one(k, &rng, rows, extra[j]);
+            for (size_t j = 0; j < sizeof extra / sizeof extra[0]; ++j)
+                check_one(k, &rng, rows, extra[j]);
             for (int nwin = 1; nwin <= 12; ++nwin)
                 for (size_t periods = 1; periods <= 5; periods += 2)
                     check_periodic(k, &rng, rows, periods == 5 ? 64 : periods, nwin, 0);

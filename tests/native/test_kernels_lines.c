@@ -47,7 +47,8 @@ static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t
     memset(want, 0xA5, dst_bytes + 128);
     unsigned char *d = dbuf + 64 + shift, *w = want + 64 + shift;
     for (size_t i = 0; i < n1; ++i)
-        for (size_t j = 0; j < n0; ++j) memcpy(w + i * ds1 + j * ds0, src + i * ss1 + j * ss0, LINE);
+        for (size_t j = 0; j < n0; ++j)
+            memcpy(w + i * ds1 + j * ds0, src + i * ss1 + j * ss0, LINE);
     k->fn(n1, n0, src, ss1, ss0, d, ds1, ds0);
     CHECK_MSG(memcmp(dbuf, want, dst_bytes + 128) == 0, "%s n1=%zu n0=%zu shift=%zu", k->name, n1,
               n0, shift);
