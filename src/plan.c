@@ -255,11 +255,10 @@ static rl_dim_t table_offset(const rl_plan_region_t *r, int first, int last, rl_
  * and gain from long calls, since each call reads its windows' source streams only m / 16
  * steps far: nChw16c g4 8x256x56x56 went 1024 -> 12544 entries, 0.71 -> 0.88 of memcpy. */
 static bool keeps_period(rl_dim_t m, bool periodic, rl_dim_t *step, rl_dim_t s) {
-    if (16 % m == 0) {
-        *step = s * (16 / m);
-        return true;
-    }
-    return periodic && m % 16 == 0 && s * 16 == m * *step;
+    rl_dim_t a, b; /* strides may be near 2^63 (a descriptor's own): no period past overflow */
+    if (16 % m == 0) return !__builtin_mul_overflow(s, 16 / m, step);
+    return periodic && m % 16 == 0 && !__builtin_mul_overflow(s, 16, &a) &&
+           !__builtin_mul_overflow(m, *step, &b) && a == b;
 }
 
 /* Short destination runs (< 16 elements) whose outer nodes continue the destination
