@@ -256,6 +256,20 @@ static void zero_rows(char *d, rl_dim_t n, rl_dim_t stride, size_t bytes) {
     }
 }
 
+/* The source of the tile after a staged transpose's tile along K1: its c0 rows, `bytes` each,
+ * from `bytes` past this tile's rows. Where the rows are many and on pages of their own (nchw
+ * -> nhwc with a conversion: 256 planes, 64 bytes of each per tile), the hardware prefetchers
+ * do not track them all; the unstaged transpose kernel prefetches its next block for the
+ * same reason (transpose-walk.h). A tile at the end of K1 prefetches lines it will not read,
+ * a hint that cannot fault. */
+static void prefetch_next_tile(const char *s, rl_dim_t rows, rl_dim_t stride, rl_dim_t bytes) {
+    if (rows < 64 || stride < 4096) return;
+    const uintptr_t next = (uintptr_t)s + (uintptr_t)bytes; /* may point past the tensor */
+    for (rl_dim_t i = 0; i < rows; ++i)
+        for (rl_dim_t k = 0; k < bytes; k += 64)
+            __builtin_prefetch((const void *)(next + (uintptr_t)(i * stride + k)), 0, 2);
+}
+
 /* One K1 x K0 tile of the item at offsets soff/doff (elements) and quant index q. */
 static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_dim_t q[],
                      rl_dim_t c0, rl_dim_t c1) {
@@ -334,12 +348,14 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         }
         /* c1 rows of c0 source elements, in destination order, on whole lines */
         _Alignas(64) char stage[STAGE_BYTES];
-        if (!gather)
+        if (!gather) {
+            prefetch_next_tile(s, c0, k0->s[0] * ses, c1 * ses);
             p->transpose(1, (size_t)c0, (size_t)c1, s, 0, (size_t)(k0->s[0] * ses), stage, 0,
                          (size_t)(c0 * ses), 0);
-        else
+        } else {
             p->transpose((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
                          stage, c0 * ses, (size_t)(c0 * ses), 0);
+        }
         convert_staged(job, stage, c0, c1, d, k0, k1, q);
         return;
     }
