@@ -256,14 +256,12 @@ static void zero_rows(char *d, rl_dim_t n, rl_dim_t stride, size_t bytes) {
     }
 }
 
-/* The source of the tile after a staged transpose's tile along K1: its c0 rows, `bytes` each,
- * from `bytes` past this tile's rows. Where the rows are many and on pages of their own (nchw
- * -> nhwc with a conversion: 256 planes, 64 bytes of each per tile), the hardware prefetchers
- * do not track them all; the unstaged transpose kernel prefetches its next block for the
- * same reason (transpose-walk.h). A tile at the end of K1 prefetches lines it will not read,
- * a hint that cannot fault. */
+/* The source of the tile after a staged transpose's tile along K1: its rows, `bytes` each,
+ * from `bytes` past this tile's rows, where they outrun the hardware prefetchers (kernels.h;
+ * nchw -> nhwc with a conversion: 64 bytes of each of 256 planes per tile). A tile at the end
+ * of K1 prefetches lines it will not read, a hint that cannot fault. */
 static void prefetch_next_tile(const char *s, rl_dim_t rows, rl_dim_t stride, rl_dim_t bytes) {
-    if (rows < 64 || stride < 4096) return;
+    if (stride < 0 || !rl_rows_outrun_prefetchers((size_t)rows, (size_t)stride)) return;
     const uintptr_t next = (uintptr_t)s + (uintptr_t)bytes; /* may point past the tensor */
     for (rl_dim_t i = 0; i < rows; ++i)
         for (rl_dim_t k = 0; k < bytes; k += 64)

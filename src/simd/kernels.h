@@ -9,6 +9,7 @@
 #ifndef RL_SIMD_KERNELS_H
 #define RL_SIMD_KERNELS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,15 @@
 #else
 #define RL_ARCH_WASM128 0
 #endif
+
+/* Whether a sweep over `rows` source rows `stride` bytes apart reads more streams than the
+ * hardware prefetchers track: 64 or more rows, each on a page of its own (nchw -> nhwc: 256
+ * planes, a few lines of each at a time). Transposes over such rows prefetch what they read
+ * next themselves: transpose-walk.h its next column block within a call, plan_exec.c a staged
+ * transpose's next tile across calls. */
+static inline bool rl_rows_outrun_prefetchers(size_t rows, size_t stride) {
+    return rows >= 64 && stride >= 4096;
+}
 
 /* n 2-D transposes of elements of 1, 2 or 4 bytes, src_step and dst_step bytes apart (the
  * loop over pixels of a shuffle whose 2 x 58 transposes are too small for a call each), each

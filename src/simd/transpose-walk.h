@@ -142,7 +142,7 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
     /* Streamed rows on pages of their own, more of them than the hardware prefetchers track
      * (nchw -> nhwc: 256 planes, 128 bytes of each per block): each strip prefetches its rows'
      * part of the next block, which the sweep reaches after all the other rows. */
-    const bool ahead = stream && rows >= 64 && ss >= 4096;
+    const bool ahead = stream && rl_rows_outrun_prefetchers(rows, ss);
     for (size_t j0 = 0; j0 < cols; j0 += bj) {
         const size_t nj = cols - j0 < bj ? cols - j0 : bj, full = nj / TILE_C, rest = nj % TILE_C;
         const uint8_t *sp = s + j0 * ES;
