@@ -4,14 +4,21 @@
 # native-speed target), and the 8x256x56x56 problems again on two threads (ratio to a
 # two-thread memcpy and the speed-up over one thread). Run after scripts/setup.sh.
 #   scripts/perf-table.sh [build dir, default build/gcc]
+#   RUNS=N (default 3): the benchmark runs N times (one thread, then two threads, N times in
+#   turn); each row shows the run with the median ratio and the range over the N runs. On a
+#   shared machine one run can catch a bandwidth swing; the median of a few runs does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench="${1:-build/gcc}/bench/relayout-bench"
+runs="${RUNS:-3}"
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "perf-table.sh: RUNS must be a positive integer" >&2; exit 2; }
 lists=(--batch=tests/cases/perf_reorder.txt --batch=tests/cases/perf_shuffle.txt)
-one=$(mktemp) two=$(mktemp)
-trap 'rm -f "$one" "$two"' EXIT
-"$bench" --mode=P --csv "${lists[@]}" >"$one"
-"$bench" --mode=P --csv --threads=2 "${lists[@]}" >"$two"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for ((i = 1; i <= runs; i++)); do
+    "$bench" --mode=P --csv "${lists[@]}" | tail -n +2 >"$tmp/one.$i"
+    "$bench" --mode=P --csv --threads=2 "${lists[@]}" | tail -n +2 >"$tmp/two.$i"
+done
 
 # target ratio of a problem (issue 3's acceptance list), by the distinctive part of its text
 target() {
@@ -33,24 +40,64 @@ target() {
     esac
 }
 
-echo "One thread (ratio = GB/s / same-run memcpy GB/s; 1.0 = memcpy speed):"
+# Row r of every run side by side, one line per row: name, then per run "ms,gbps,mgbps,ratio"
+# of one thread and "ms,ratio" of two threads, separated by '|'.
+rows() {
+    for ((i = 1; i <= runs; i++)); do
+        paste -d, "$tmp/one.$i" "$tmp/two.$i" | awk -F, -v run="$i" '{ print NR "\t" run "\t" $0 }'
+    done | sort -t$'\t' -k1,1n -k2,2n | awk -F'\t' '
+        $1 != row { if (line != "") print line; row = $1; split($3, f, ","); line = f[1] }
+        { n = split($3, f, ","); line = line "|" f[2] "," f[3] "," f[4] "," f[5] "," f[7] "," f[10] }
+        END { if (line != "") print line }'
+}
+
+# awk helpers shared by both tables: the index of the median of v[1..n] (the lower middle for
+# even n), and "min–max" of v[1..n]
+helpers='
+function median_at(v, n,    idx, i, j, t) {
+    for (i = 1; i <= n; i++) idx[i] = i
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && v[idx[j - 1]] > v[idx[j]]; j--) { t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t }
+    return idx[int((n + 1) / 2)]
+}
+function range(v, n,    i, lo, hi) {
+    lo = hi = v[1]
+    for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+    return sprintf("%.2f–%.2f", lo, hi)
+}'
+
+echo "One thread (ratio = GB/s / same-run memcpy GB/s; 1.0 = memcpy speed). Each row is the run"
+echo "with the median ratio of $runs runs; range = the lowest and highest of the $runs ratios:"
 echo
-echo "| problem | ms | GB/s | memcpy GB/s | ratio | target | |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
-tail -n +2 "$one" | while IFS=, read -r name ms gbps mgbps ratio; do
-    t=$(target "$name")
-    ok=$(awk -v r="$ratio" -v t="$t" 'BEGIN { print (t == "" ? "" : (r >= t ? "meets" : "below")) }')
-    printf '| `%s` | %.2f | %.1f | %.1f | %.2f | %s | %s |\n' "$name" "$ms" "$gbps" "$mgbps" "$ratio" "$t" "$ok"
+echo "| problem | ms | GB/s | memcpy GB/s | ratio | range | target | |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+rows | while IFS='|' read -r name rest; do
+    awk -v name="$name" -v rest="$rest" -v t="$(target "$name")" "$helpers"'
+        BEGIN {
+            n = split(rest, run, "|")
+            for (i = 1; i <= n; i++) { split(run[i], f, ","); ms[i] = f[1] + 0; gb[i] = f[2] + 0; mgb[i] = f[3] + 0; r[i] = f[4] + 0 }
+            m = median_at(r, n)
+            ok = t == "" ? "" : (r[m] >= t ? "meets" : "below")
+            printf "| `%s` | %.2f | %.1f | %.1f | %.2f | %s | %s | %s |\n", name, ms[m], gb[m], mgb[m], r[m], range(r, n), t, ok
+        }'
 done
 echo
 echo "Two threads, 8x256x56x56 problems (target: ratio >= 0.8 of a two-thread memcpy, or >= 1.5x"
-echo "the one-thread speed):"
+echo "the one-thread speed; speed-up = one-thread ms / two-thread ms of the same run; medians and"
+echo "ranges over the $runs runs):"
 echo
-echo "| problem | ms | ratio | speed-up | |"
-echo "| --- | ---: | ---: | ---: | --- |"
-paste -d, <(tail -n +2 "$one") <(tail -n +2 "$two") | grep 8x256x56x56 |
-    awk -F, '{ s = $2 / $7; ok = ($10 >= 0.8 || s >= 1.5) ? "meets" : "below";
-               printf "| `%s` | %.2f | %.2f | %.2fx | %s |\n", $1, $7, $10, s, ok }'
+echo "| problem | ms | ratio | range | speed-up | range | |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+rows | grep 8x256x56x56 | while IFS='|' read -r name rest; do
+    awk -v name="$name" -v rest="$rest" "$helpers"'
+        BEGIN {
+            n = split(rest, run, "|")
+            for (i = 1; i <= n; i++) { split(run[i], f, ","); ms[i] = f[5] + 0; r[i] = f[6] + 0; s[i] = f[1] / f[5] }
+            m = median_at(r, n); ms_ = median_at(s, n)
+            ok = (r[m] >= 0.8 || s[ms_] >= 1.5) ? "meets" : "below"
+            printf "| `%s` | %.2f | %.2f | %s | %.2fx | %s | %s |\n", name, ms[m], r[m], range(r, n), s[ms_], range(s, n), ok
+        }'
+done
 echo
 echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores," \
      "$(. /etc/os-release && echo "$PRETTY_NAME"), $(${CC:-gcc} --version | head -1), $(date +%F)."
