@@ -40,16 +40,14 @@ target() {
     esac
 }
 
-# Row r of every run side by side, one line per row: name, then per run "ms,gbps,mgbps,ratio"
-# of one thread and "ms,ratio" of two threads, separated by '|'.
-rows() {
-    for ((i = 1; i <= runs; i++)); do
-        paste -d, "$tmp/one.$i" "$tmp/two.$i" | awk -F, -v run="$i" '{ print NR "\t" run "\t" $0 }'
-    done | sort -t$'\t' -k1,1n -k2,2n | awk -F'\t' '
-        $1 != row { if (line != "") print line; row = $1; split($3, f, ","); line = f[1] }
-        { n = split($3, f, ","); line = line "|" f[2] "," f[3] "," f[4] "," f[5] "," f[7] "," f[10] }
-        END { if (line != "") print line }'
-}
+# Row r of every run side by side, one line per row in $tmp/rows: name, then per run
+# "ms,gbps,mgbps,ratio" of one thread and "ms,ratio" of two threads, separated by '|'.
+for ((i = 1; i <= runs; i++)); do
+    paste -d, "$tmp/one.$i" "$tmp/two.$i" | awk -F, -v run="$i" '{ print NR "\t" run "\t" $0 }'
+done | sort -t$'\t' -k1,1n -k2,2n | awk -F'\t' '
+    $1 != row { if (line != "") print line; row = $1; split($3, f, ","); line = f[1] }
+    { split($3, f, ","); line = line "|" f[2] "," f[3] "," f[4] "," f[5] "," f[7] "," f[10] }
+    END { if (line != "") print line }' >"$tmp/rows"
 
 # awk helpers shared by both tables: the index of the median of v[1..n] (the lower middle for
 # even n), and "min–max" of v[1..n]
@@ -71,7 +69,7 @@ echo "with the median ratio of $runs runs; range = the lowest and highest of the
 echo
 echo "| problem | ms | GB/s | memcpy GB/s | ratio | range | target | |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-rows | while IFS='|' read -r name rest; do
+while IFS='|' read -r name rest; do
     awk -v name="$name" -v rest="$rest" -v t="$(target "$name")" "$helpers"'
         BEGIN {
             n = split(rest, run, "|")
@@ -80,7 +78,7 @@ rows | while IFS='|' read -r name rest; do
             ok = t == "" ? "" : (r[m] >= t ? "meets" : "below")
             printf "| `%s` | %.2f | %.1f | %.1f | %.2f | %s | %s | %s |\n", name, ms[m], gb[m], mgb[m], r[m], range(r, n), t, ok
         }'
-done
+done <"$tmp/rows"
 echo
 echo "Two threads, 8x256x56x56 problems (target: ratio >= 0.8 of a two-thread memcpy, or >= 1.5x"
 echo "the one-thread speed; speed-up = one-thread ms / two-thread ms of the same run; medians and"
@@ -88,14 +86,14 @@ echo "ranges over the $runs runs):"
 echo
 echo "| problem | ms | ratio | range | speed-up | range | |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
-rows | grep 8x256x56x56 | while IFS='|' read -r name rest; do
+grep 8x256x56x56 "$tmp/rows" | while IFS='|' read -r name rest; do
     awk -v name="$name" -v rest="$rest" "$helpers"'
         BEGIN {
             n = split(rest, run, "|")
             for (i = 1; i <= n; i++) { split(run[i], f, ","); ms[i] = f[5] + 0; r[i] = f[6] + 0; s[i] = f[1] / f[5] }
-            m = median_at(r, n); ms_ = median_at(s, n)
-            ok = (r[m] >= 0.8 || s[ms_] >= 1.5) ? "meets" : "below"
-            printf "| `%s` | %.2f | %.2f | %s | %.2fx | %s | %s |\n", name, ms[m], r[m], range(r, n), s[ms_], range(s, n), ok
+            m = median_at(r, n); sm = median_at(s, n)
+            ok = (r[m] >= 0.8 || s[sm] >= 1.5) ? "meets" : "below"
+            printf "| `%s` | %.2f | %.2f | %s | %.2fx | %s | %s |\n", name, ms[m], r[m], range(r, n), s[sm], range(s, n), ok
         }'
 done
 echo
