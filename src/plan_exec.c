@@ -261,11 +261,8 @@ static void zero_rows(char *d, rl_dim_t n, rl_dim_t stride, size_t bytes) {
  * nchw -> nhwc with a conversion: 64 bytes of each of 256 planes per tile). A tile at the end
  * of K1 prefetches lines it will not read, a hint that cannot fault. */
 static void prefetch_next_tile(const char *s, rl_dim_t rows, rl_dim_t stride, rl_dim_t bytes) {
-    if (stride < 0 || !rl_rows_outrun_prefetchers((size_t)rows, (size_t)stride)) return;
-    const uintptr_t next = (uintptr_t)s + (uintptr_t)bytes; /* may point past the tensor */
-    for (rl_dim_t i = 0; i < rows; ++i)
-        for (rl_dim_t k = 0; k < bytes; k += 64)
-            __builtin_prefetch((const void *)(next + (uintptr_t)(i * stride + k)), 0, 2);
+    if (stride >= 0 && rl_rows_outrun_prefetchers((size_t)rows, (size_t)stride))
+        rl_prefetch_rows(s, (size_t)bytes, (size_t)rows, (size_t)stride, (size_t)bytes);
 }
 
 /* One K1 x K0 tile of the item at offsets soff/doff (elements) and quant index q. */

@@ -35,6 +35,17 @@ static inline bool rl_rows_outrun_prefetchers(size_t rows, size_t stride) {
     return rows >= 64 && stride >= 4096;
 }
 
+/* Prefetches (for reading) `bytes` of each of `rows` rows `stride` bytes apart, from `at`
+ * bytes past s: the part of such rows a transpose reads next. The addresses may lie past the
+ * tensor (a hint cannot fault), so they are computed as integers. */
+static inline void rl_prefetch_rows(const void *s, size_t at, size_t rows, size_t stride,
+                                    size_t bytes) {
+    const uintptr_t next = (uintptr_t)s + at;
+    for (size_t i = 0; i < rows; ++i)
+        for (size_t k = 0; k < bytes; k += 64)
+            __builtin_prefetch((const void *)(next + i * stride + k), 0, 2);
+}
+
 /* n 2-D transposes of elements of 1, 2 or 4 bytes, src_step and dst_step bytes apart (the
  * loop over pixels of a shuffle whose 2 x 58 transposes are too small for a call each), each
  * destination row followed by `pad` zeros (the padding of a blocked layout's last block:

@@ -152,10 +152,7 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
             const uint8_t *a = sp;
             uint8_t *b = dp;
             if (nr == TILE_R) {
-                if (ahead && j0 + bj < cols)
-                    for (size_t r = 0; r < TILE_R; ++r)
-                        for (size_t k = 0; k < bj * ES; k += 64)
-                            __builtin_prefetch(sp + r * ss + bj * ES + k, 0, 2);
+                if (ahead && j0 + bj < cols) rl_prefetch_rows(sp, bj * ES, TILE_R, ss, bj * ES);
                 for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
                     put_tile(stream, a, ss, b, ds);
                 if (rest) tile_part(a, ss, b, ds, nr, rest);
