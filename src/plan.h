@@ -35,7 +35,12 @@ typedef enum {
     RL_PK_LINES,     /* a streaming copy of 64-byte runs (K0; nhwc <-> nChw16c f32), in
                         source order where few destination streams allow: one kernel call per
                         work item */
+    RL_PK_NARROW,    /* a converting transpose that narrows (f32 -> s8/u8/bf16/f16): the
+                        source runs along K1 converted into the staging buffer, which is then
+                        transposed as the destination type */
 } rl_plan_kernel_t;
+
+#define RL_PLAN_STAGE_BYTES 16384 /* the staging buffer of a converting move (plan_exec.c) */
 
 typedef struct {
     int nnodes;
@@ -69,6 +74,9 @@ typedef struct {
     rl_transpose_fn transpose;     /* by the source element size (into the staging buffer) */
     rl_transpose_fn transpose_dst; /* the same straight into the destination: the
                                       streaming-store variant when `stream` */
+    rl_transpose_fn transpose_narrow; /* by the destination element size, from the staging
+                                         buffer into the destination (RL_PK_NARROW): the
+                                         streaming-store variant when `stream` */
     rl_gather_fn gather;     /* into the staging buffer */
     rl_gather_fn gather_dst; /* the same straight into the destination: the streaming-store
                                 variant when `stream` */

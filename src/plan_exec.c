@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define STAGE_BYTES      (4096 * 4) /* TMP_ELEMS (plan.c) elements of up to 4 bytes */
 #define CVT_CHUNK        1024       /* f32 values between the two conversion halves */
 #define STREAM_RUN_BYTES 4096 /* contiguous conversions from this long stream (one fence each) */
 #define PRM_CHUNK        256  /* values per chunk of a run with per-element parameters */
@@ -234,6 +233,28 @@ static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_
     }
 }
 
+/* A RL_PK_NARROW tile: its c0 source runs of c1 elements along K1 converted into the
+ * staging buffer (in one call where they lie back to back with the same parameters: nhwc ->
+ * nchw), then transposed as the destination type into c1 destination rows of c0 elements. */
+static void convert_then_transpose(const job_t *job, const char *s, char *d, const rl_dim_t q[],
+                                   rl_dim_t c0, rl_dim_t c1) {
+    const rl_plan_t *p = job->p;
+    const rl_plan_node_t *k0 = knode(job->r, 0), *k1 = knode(job->r, 1);
+    const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es;
+    _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
+    if (k0->s[0] == c1 && !varies(job, k0->q)) {
+        cvt_run(job, s, stage, c0 * c1, q, k1->q, c1, false);
+    } else {
+        rl_dim_t qi[RL_Q_COUNT];
+        for (rl_dim_t i = 0; i < c0; ++i) {
+            for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k0->q[j];
+            cvt_run(job, s + i * k0->s[0] * ses, stage + i * c1 * des, c1, qi, k1->q, c1, false);
+        }
+    }
+    p->transpose_narrow(1, (size_t)c0, (size_t)c1, stage, 0, (size_t)(c1 * des), d, 0,
+                        (size_t)(k1->s[1] * des), 0);
+}
+
 /* n rows of `bytes` zeros, `stride` bytes apart. The padding of a blocked channel axis is a
  * few elements per pixel (nChw16c with C = 30: 8 bytes every 64), so the usual sizes get a
  * constant-size memset, which compiles to plain stores instead of a call per row. */
@@ -316,13 +337,16 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             return;
         }
         {
-            _Alignas(64) char stage[STAGE_BYTES];
+            _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
             p->gather((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), stage,
                       (size_t)(c0 * ses));
             convert_staged(job, stage, c0, c1, d, k0, k1, q);
         }
         return;
     case RL_PK_LINES: /* whole items: run_lines */
+        return;
+    case RL_PK_NARROW:
+        convert_then_transpose(job, s, d, q, c0, c1);
         return;
     case RL_PK_UNZIP: { /* c1 <= 4 channels of c0 pixels, one parameter set per channel */
         rl_cvt_params_t prm[4];
@@ -342,7 +366,7 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             return;
         }
         /* c1 rows of c0 source elements, in destination order, on whole lines */
-        _Alignas(64) char stage[STAGE_BYTES];
+        _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
         if (!gather) {
             prefetch_next_tile(s, c0, k0->s[0] * ses, c1 * ses);
             p->transpose(1, (size_t)c0, (size_t)c1, s, 0, (size_t)(k0->s[0] * ses), stage, 0,

@@ -95,10 +95,19 @@ int main(void) {
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
                  "\n  [1] contig off=400/400 nodes(n:src/dst) 25:1/16 1:1/1"
                  "\n  [2] zero off=0/401 nodes(n:src/dst) 25:0/16 15:0/1");
+    /* a narrowing conversion converts the source runs (K1, 25 pixels) first, then
+     * transposes 16-bit elements; a widening one transposes first */
     reorder_case("f32:nchw:1x30x5x5", "bf16:nChw16c:1x30x5x5",
+                 "\n  [0] narrow off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
+                 "\n  [1] narrow off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
+                 "\n  [2] zero off=0/414 nodes(n:src/dst) 25:0/16 2:0/1");
+    reorder_case("bf16:nchw:1x30x5x5", "f32:nChw16c:1x30x5x5",
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
                  "\n  [1] transpose off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
                  "\n  [2] zero off=0/414 nodes(n:src/dst) 25:0/16 2:0/1");
+    /* source runs under a cache line (an RGB pixel's 3 channels) stay transpose-first */
+    reorder_case("f32:nhwc:1x3x4x5", "u8:nchw:1x3x4x5",
+                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
     /* 8c -> 16c: C cut at 16 and 8 (the chain 1 | 8 | 16); the 8-blocks copy contiguously */
     reorder_case("f32:nChw8c:1x32x2x2", "f32:nChw16c:1x32x2x2",
                  "\n  [0] contig off=0/0 nodes(n:src/dst) 2:64/64 4:8/16 2:32/8 8:1/1");
