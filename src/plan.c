@@ -522,8 +522,7 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
                   : t->transpose_info[log2_size(p->src_es)].isa;
     char cvt[24] = "";
     if (p->convert) {
-        snprintf(cvt, sizeof cvt, "%scvt-%s-%s", moves ? "+" : "", rl_dt_name(p->src_dt),
-                 rl_dt_name(p->dst_dt));
+        snprintf(cvt, sizeof cvt, "cvt-%s-%s", rl_dt_name(p->src_dt), rl_dt_name(p->dst_dt));
         const bool fused = main_kernel == RL_PK_UNZIP; /* the unzip kernel converts itself */
         const rl_isa_t a = fused ? isa : t->to_f32_info[p->src_dt].isa,
                        b = fused ? isa : t->from_f32_info[p->dst_dt].isa;
@@ -534,11 +533,11 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
     if (p->convert && !moves)
         snprintf(p->impl, sizeof p->impl, "%s:%s", cvt, isa_name);
     else if (main_kernel == RL_PK_NARROW) /* converts first: "cvt-f32-s8+transpose-x8" */
-        snprintf(p->impl, sizeof p->impl, "%s+transpose-x%d:%s", cvt + 1,
-                 8 << log2_size(p->dst_es), isa_name);
+        snprintf(p->impl, sizeof p->impl, "%s+transpose-x%d:%s", cvt, 8 << log2_size(p->dst_es),
+                 isa_name);
     else
-        snprintf(p->impl, sizeof p->impl, "%s-x%d%s:%s", kinds[main_kernel],
-                 8 << log2_size(p->src_es), cvt, isa_name);
+        snprintf(p->impl, sizeof p->impl, "%s-x%d%s%s:%s", kinds[main_kernel],
+                 8 << log2_size(p->src_es), p->convert ? "+" : "", cvt, isa_name);
 }
 
 /* Transpose regions that only spread 2-4 interleaved 8-bit channels into f32 planes, with
@@ -567,20 +566,19 @@ static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_tabl
     p->unzip = t->unzip_f32[p->src_dt];
 }
 
-/* Converting transposes that narrow (f32 -> s8/u8/bf16/f16) from source runs lying back to
- * back (K0's source stride is K1's size: nhwc -> nchw, the channels of consecutive pixels)
- * where a cache line of K0 by the whole of K1 fits the staging buffer convert first: the
- * tile's source, one contiguous block, is converted into the staging
- * buffer, which is then transposed as the destination type. Transposing first reads the
- * source in 64-byte pieces of 256 rows into 16-row tiles and shuffles the wide elements; this
- * reads the source front to back and shuffles 1- or 2-byte ones (nhwc -> nchw 8x256x56x56
- * f32 -> s8: 0.29 -> 0.59 of memcpy, f32 -> bf16 0.32 -> 0.53). Runs apart from each other
- * (nchw -> nhwc, the pixels of 64 planes per tile) measured slower converted first (f32 -> s8
- * 0.49 -> 0.35): short runs of many rows, which the transpose's prefetch of its next tile
- * serves better. The tile: all of K1 by as much of K0 as the buffer then holds, in whole
- * cache lines of the destination. Not with the sum post-op, which reads the
- * destination; nor for runs under a cache line (an RGB pixel), which would convert a few
- * elements per call; and only where the narrow transpose is as vectorised as the wide one. */
+/* Converting transposes that narrow (f32 -> s8/u8/bf16/f16) from source runs lying back to back
+ * (K0's source stride is K1's size: nhwc -> nchw, the channels of consecutive pixels) where a
+ * cache line of K0 by the whole of K1 fits the staging buffer convert first: the tile's source,
+ * one contiguous block, is converted into the staging buffer, which is then transposed as the
+ * destination type. Transposing first reads the source in 64-byte pieces of 256 rows into 16-row
+ * tiles and shuffles the wide elements; this reads the source front to back and shuffles 1- or
+ * 2-byte ones (nhwc -> nchw 8x256x56x56 f32 -> s8: 0.29 -> 0.59 of memcpy, f32 -> bf16 0.32 ->
+ * 0.53). Runs apart from each other (nchw -> nhwc, the pixels of 64 planes per tile) measured
+ * slower converted first (f32 -> s8 0.49 -> 0.35): short runs of many rows, which the transpose's
+ * prefetch of its next tile serves better. The tile: all of K1 by as much of K0 as the buffer then
+ * holds, in whole cache lines of the destination. Not with the sum post-op, which reads the
+ * destination; nor for runs under a cache line (an RGB pixel), which would convert a few elements
+ * per call; and only where the narrow transpose is as vectorised as the wide one. */
 static void use_narrowing(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_table_t *t) {
     if (!p->convert || p->dst_es >= p->src_es || e->has_sum ||
         t->transpose_info[log2_size(p->dst_es)].isa < t->transpose_info[log2_size(p->src_es)].isa)

@@ -214,23 +214,33 @@ static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
     for (int kk = r->nnodes; kk < 3; ++kk) it->cnt[kk] = 1;
 }
 
-/* Converts c1 staged rows of c0 source elements into destination rows k1->s[1] apart. Rows
- * back to back in the destination with the same parameters convert in one call: nchw ->
- * nChw16c f32 -> s8 stages 16-lane rows, and a call per row cost more than the move. That
- * call streams like any contiguous run of STREAM_RUN_BYTES (nchw -> nChw16c f32 -> s8
- * 0.44 -> 0.47 of memcpy, nchw -> nhwc f32 -> bf16 0.39 -> 0.41). */
-static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_dim_t c1, char *d,
-                           const rl_plan_node_t *k0, const rl_plan_node_t *k1, const rl_dim_t q[]) {
+/* Converts `rows` runs of `len` elements, src_row and dst_row elements apart: run i with the
+ * parameters of quant index q + i * row_q, stepping by run_q along the run. Runs back to back
+ * on both sides with the same parameters convert in one call: nchw -> nChw16c f32 -> s8
+ * stages 16-lane rows, and a call per row cost more than the move. Into the destination
+ * (`stream`), that call streams like any contiguous run of STREAM_RUN_BYTES (nchw -> nChw16c
+ * f32 -> s8 0.44 -> 0.47 of memcpy, nchw -> nhwc f32 -> bf16 0.39 -> 0.41). */
+static void convert_runs(const job_t *job, const char *s, rl_dim_t src_row, char *d,
+                         rl_dim_t dst_row, rl_dim_t rows, rl_dim_t len, const rl_dim_t q[],
+                         const rl_dim_t row_q[], const rl_dim_t run_q[], bool stream) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
-    if (k1->s[1] == c0 && !varies(job, k1->q)) {
-        cvt_run(job, stage, d, c0 * c1, q, k0->q, c0, c0 * c1 * des >= STREAM_RUN_BYTES);
+    if (src_row == len && dst_row == len && !varies(job, row_q)) {
+        cvt_run(job, s, d, rows * len, q, run_q, len,
+                stream && rows * len * des >= STREAM_RUN_BYTES);
         return;
     }
     rl_dim_t qi[RL_Q_COUNT];
-    for (rl_dim_t i = 0; i < c1; ++i) {
-        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
-        cvt_run(job, stage + i * c0 * ses, d + i * k1->s[1] * des, c0, qi, k0->q, c0, false);
+    for (rl_dim_t i = 0; i < rows; ++i) {
+        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * row_q[j];
+        cvt_run(job, s + i * src_row * ses, d + i * dst_row * des, len, qi, run_q, len, false);
     }
+}
+
+/* Converts c1 staged rows of c0 source elements (destination order) into destination rows
+ * k1->s[1] apart. */
+static void convert_staged(const job_t *job, const char *stage, rl_dim_t c0, rl_dim_t c1, char *d,
+                           const rl_plan_node_t *k0, const rl_plan_node_t *k1, const rl_dim_t q[]) {
+    convert_runs(job, stage, c0, d, k1->s[1], c1, c0, q, k1->q, k0->q, true);
 }
 
 /* A RL_PK_NARROW tile: its c0 source runs of c1 elements along K1 converted into the
@@ -240,19 +250,10 @@ static void convert_then_transpose(const job_t *job, const char *s, char *d, con
                                    rl_dim_t c0, rl_dim_t c1) {
     const rl_plan_t *p = job->p;
     const rl_plan_node_t *k0 = knode(job->r, 0), *k1 = knode(job->r, 1);
-    const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es;
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
-    if (k0->s[0] == c1 && !varies(job, k0->q)) {
-        cvt_run(job, s, stage, c0 * c1, q, k1->q, c1, false);
-    } else {
-        rl_dim_t qi[RL_Q_COUNT];
-        for (rl_dim_t i = 0; i < c0; ++i) {
-            for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k0->q[j];
-            cvt_run(job, s + i * k0->s[0] * ses, stage + i * c1 * des, c1, qi, k1->q, c1, false);
-        }
-    }
-    p->transpose_narrow(1, (size_t)c0, (size_t)c1, stage, 0, (size_t)(c1 * des), d, 0,
-                        (size_t)(k1->s[1] * des), 0);
+    convert_runs(job, s, k0->s[0], stage, c1, c0, c1, q, k0->q, k1->q, false);
+    p->transpose_narrow(1, (size_t)c0, (size_t)c1, stage, 0, (size_t)(c1 * (rl_dim_t)p->dst_es),
+                        d, 0, (size_t)(k1->s[1] * (rl_dim_t)p->dst_es), 0);
 }
 
 /* n rows of `bytes` zeros, `stride` bytes apart. The padding of a blocked channel axis is a
