@@ -31,12 +31,12 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_UNZIP_F32(isa, dt, fn) RL_TAKE(t->unzip_f32[dt], t->unzip_f32_info[dt], isa, fn)
 #define RL_LINES(isa, fn) RL_TAKE(t->lines, t->lines_info, isa, fn)
 #define RL_AFFINE_F32(isa, fn) RL_TAKE(t->affine_f32, t->affine_f32_info, isa, fn)
-#include "simd/cvt.inc"
-#include "simd/transpose.inc"
-#include "simd/gather.inc"
-#include "simd/unzip.inc"
-#include "simd/lines.inc"
-#include "simd/affine.inc"
+#include "simd/cvt/cvt.inc"
+#include "simd/transpose/transpose.inc"
+#include "simd/gather/gather.inc"
+#include "simd/unzip/unzip.inc"
+#include "simd/lines/lines.inc"
+#include "simd/affine/affine.inc"
 #undef RL_AFFINE_F32
 #undef RL_LINES
 #undef RL_TRANSPOSE

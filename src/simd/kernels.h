@@ -147,6 +147,13 @@ static inline void rl_cvt_src_neutral(const rl_cvt_params_t *p, float *zp, float
     *scale = (p->ops & RL_CVT_SRC_SCALE) ? p->src_scale : 1.0f;
 }
 
+/* The source steps of the pipeline on one value, as the reference runs them. */
+static inline float rl_cvt_src_steps(float v, const rl_cvt_params_t *p) {
+    if (p->ops & RL_CVT_SRC_ZP) v = v - p->src_zp;
+    if (p->ops & RL_CVT_SRC_SCALE) v = p->src_scale * v;
+    return v;
+}
+
 /* Whether an enabled step combines a NaN parameter with the data in a commutative operation
  * (src_scale * v, beta * old, v + dst_zp). When both operands are NaN the result carries one
  * operand's payload, and which one depends on the operand order the compiler chose, so the
@@ -209,12 +216,12 @@ typedef void (*rl_affine_f32_fn)(size_t n, const float *x, float *y, unsigned op
 #define RL_AFFINE_F32(isa, fn) \
     void fn(size_t n, const float *x, float *y, unsigned ops, const float *src_zp, \
             const float *src_scale, const float *dst_scale, const float *dst_zp);
-#include "transpose.inc"
-#include "gather.inc"
-#include "cvt.inc"
-#include "unzip.inc"
-#include "lines.inc"
-#include "affine.inc"
+#include "transpose/transpose.inc"
+#include "gather/gather.inc"
+#include "cvt/cvt.inc"
+#include "unzip/unzip.inc"
+#include "lines/lines.inc"
+#include "affine/affine.inc"
 #undef RL_AFFINE_F32
 #undef RL_LINES
 #undef RL_TRANSPOSE

@@ -25,7 +25,7 @@ typedef struct {
 
 static const kernel_t kernels[] = {
 #define RL_AFFINE_F32(isa, fn) {isa, fn, #fn},
-#include "simd/affine.inc"
+#include "simd/affine/affine.inc"
 #undef RL_AFFINE_F32
 };
 

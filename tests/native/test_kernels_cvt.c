@@ -45,7 +45,7 @@ static const to_kernel_t to_kernels[] = {
 #define RL_CVT_TO_F32_STREAM(isa, dt, fn) {isa, dt, fn, #fn, true},
 #define RL_CVT_FROM_F32(isa, dt, fn)
 #define RL_CVT_FROM_F32_STREAM(isa, dt, fn)
-#include "simd/cvt.inc"
+#include "simd/cvt/cvt.inc"
 #undef RL_CVT_TO_F32
 #undef RL_CVT_TO_F32_STREAM
 #undef RL_CVT_FROM_F32
@@ -57,7 +57,7 @@ static const from_kernel_t from_kernels[] = {
 #define RL_CVT_TO_F32_STREAM(isa, dt, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) {isa, dt, fn, #fn, false},
 #define RL_CVT_FROM_F32_STREAM(isa, dt, fn) {isa, dt, fn, #fn, true},
-#include "simd/cvt.inc"
+#include "simd/cvt/cvt.inc"
 #undef RL_CVT_TO_F32
 #undef RL_CVT_TO_F32_STREAM
 #undef RL_CVT_FROM_F32

@@ -27,7 +27,7 @@ typedef struct {
 static const kernel_t kernels[] = {
 #define RL_GATHER(isa, bits, fn) {isa, bits, fn, #fn},
 #define RL_GATHER_STREAM(isa, bits, fn) RL_GATHER(isa, bits, fn)
-#include "simd/gather.inc"
+#include "simd/gather/gather.inc"
 #undef RL_GATHER
 #undef RL_GATHER_STREAM
 };

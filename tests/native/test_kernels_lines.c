@@ -25,7 +25,7 @@ typedef struct {
 
 static const kernel_t kernels[] = {
 #define RL_LINES(isa, fn) {isa, fn, #fn},
-#include "simd/lines.inc"
+#include "simd/lines/lines.inc"
 #undef RL_LINES
 };
 

@@ -34,7 +34,7 @@ typedef struct {
 static const kernel_t kernels[] = {
 #define RL_TRANSPOSE(isa, bits, fn) {isa, bits, fn, #fn},
 #define RL_TRANSPOSE_STREAM(isa, bits, fn) RL_TRANSPOSE(isa, bits, fn)
-#include "simd/transpose.inc"
+#include "simd/transpose/transpose.inc"
 #undef RL_TRANSPOSE
 #undef RL_TRANSPOSE_STREAM
 };

@@ -26,7 +26,7 @@ typedef struct {
 
 static const kernel_t kernels[] = {
 #define RL_UNZIP_F32(isa, dt, fn) {isa, dt, fn, #fn},
-#include "simd/unzip.inc"
+#include "simd/unzip/unzip.inc"
 #undef RL_UNZIP_F32
 };
 

@@ -4,7 +4,7 @@
  * byte converted go to the scalar twin (unzip-walk.h). */
 #include <stdbool.h>
 
-#include "cvt-avx2.h"
+#include "cvt/cvt-avx2.h"
 
 #define UNZIP_W 8
 #define ISA     avx2

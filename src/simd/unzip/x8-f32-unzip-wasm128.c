@@ -2,7 +2,7 @@
  * (kernels.h, rl_unzip_f32_fn), WebAssembly SIMD128: groups of 4 pixels, one 16-byte load and
  * one swizzle per channel into four i32 lanes. Tail: the pixels whose load would pass the last
  * byte converted go to the scalar twin (unzip-walk.h). */
-#include "cvt-wasm128.h"
+#include "cvt/cvt-wasm128.h"
 
 #define UNZIP_W 4
 #define ISA     wasm128

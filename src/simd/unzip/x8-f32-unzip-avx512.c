@@ -4,7 +4,7 @@
  * last byte converted go to the scalar twin (unzip-walk.h). */
 #include <stdbool.h>
 
-#include "cvt-avx512.h"
+#include "cvt/cvt-avx512.h"
 
 #define UNZIP_W 16
 #define ISA     avx512

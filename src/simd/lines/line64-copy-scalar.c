@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-void rl_x512_lines__scalar(size_t n1, size_t n0, const void *src, size_t src_stride1,
+void rl_line64_copy__scalar(size_t n1, size_t n0, const void *src, size_t src_stride1,
                            size_t src_stride0, void *dst, size_t dst_stride1, size_t dst_stride0) {
     for (size_t i = 0; i < n1; ++i)
         for (size_t j = 0; j < n0; ++j)

@@ -1,4 +1,4 @@
-/* x512 line copy, AVX-512: one zmm per 64-byte line; non-temporal stores when every
+/* 64-byte line copy, AVX-512: one zmm per 64-byte line; non-temporal stores when every
  * destination line is 64-byte aligned (a store then covers its whole line: no read for
  * ownership, nothing evicted), fenced before returning; plain stores otherwise. The row
  * order is lines-walk.h's. */
@@ -11,4 +11,4 @@ static inline __attribute__((always_inline)) void copy_line(const char *s, char 
 
 #include "lines-walk.h"
 
-RL_LINES_KERNEL(rl_x512_lines_stream__avx512)
+RL_LINES_KERNEL(rl_line64_copy__avx512)

@@ -1,4 +1,4 @@
-/* x512 line copy, AVX2: two ymm per 64-byte line; non-temporal stores when every destination
+/* 64-byte line copy, AVX2: two ymm per 64-byte line; non-temporal stores when every destination
  * line is 64-byte aligned (both halves of a line go out back to back, so the line is written
  * whole), fenced before returning; plain stores otherwise. The row order is lines-walk.h's. */
 #include "kernels.h"
@@ -20,4 +20,4 @@ static inline __attribute__((always_inline)) void copy_line(const char *s, char 
 
 #include "lines-walk.h"
 
-RL_LINES_KERNEL(rl_x512_lines_stream__avx2)
+RL_LINES_KERNEL(rl_line64_copy__avx2)
