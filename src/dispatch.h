@@ -1,4 +1,6 @@
-/* Kernel dispatch: one table per ISA level, filled once from the enumerators. */
+/* Kernel dispatch: one table per ISA level, filled once from the enumerators. A slot holds the
+ * best kernel of a family (and width or type) usable at that level, with its name and ISA,
+ * which the plan copies once and names itself after. */
 #ifndef RL_DISPATCH_H
 #define RL_DISPATCH_H
 
@@ -8,37 +10,35 @@
 
 #define RL_DT_COUNT (RL_U8 + 1)
 
-typedef struct {
-    const char *name; /* the function name, e.g. "rl_x32_transpose_16x16__avx512" */
-    rl_isa_t isa;
-} rl_kernel_info_t;
+/* A kernel slot: the function, its name (e.g. "rl_x32_transpose_16x16__avx512") and ISA. */
+#define RL_KERNEL_SLOT(fn_type)                                                                \
+    struct {                                                                                   \
+        fn_type fn;                                                                            \
+        const char *name;                                                                      \
+        rl_isa_t isa;                                                                          \
+    }
+typedef RL_KERNEL_SLOT(rl_transpose_fn) rl_transpose_slot_t;
+typedef RL_KERNEL_SLOT(rl_gather_fn) rl_gather_slot_t;
+typedef RL_KERNEL_SLOT(rl_cvt_to_f32_fn) rl_to_f32_slot_t;
+typedef RL_KERNEL_SLOT(rl_cvt_from_f32_fn) rl_from_f32_slot_t;
+typedef RL_KERNEL_SLOT(rl_unzip_f32_fn) rl_unzip_slot_t;
+typedef RL_KERNEL_SLOT(rl_lines_fn) rl_lines_slot_t;
+typedef RL_KERNEL_SLOT(rl_affine_f32_fn) rl_affine_slot_t;
 
 typedef struct {
-    rl_transpose_fn transpose[3]; /* by log2 of the element size: x8, x16, x32 */
-    rl_kernel_info_t transpose_info[3];
-    rl_transpose_fn transpose_stream[3]; /* streaming stores, else the same as transpose[] */
-    rl_kernel_info_t transpose_stream_info[3];
-    rl_gather_fn gather[3]; /* by log2 of the element size */
-    rl_kernel_info_t gather_info[3];
-    rl_gather_fn gather_stream[3]; /* streaming stores, else the same as gather[] */
-    rl_kernel_info_t gather_stream_info[3];
-    rl_cvt_to_f32_fn to_f32[RL_DT_COUNT]; /* by source type */
-    rl_kernel_info_t to_f32_info[RL_DT_COUNT];
-    rl_cvt_from_f32_fn from_f32[RL_DT_COUNT]; /* by destination type */
-    rl_kernel_info_t from_f32_info[RL_DT_COUNT];
-    rl_cvt_to_f32_fn to_f32_stream[RL_DT_COUNT]; /* streaming stores, else to_f32[] */
-    rl_kernel_info_t to_f32_stream_info[RL_DT_COUNT];
-    rl_cvt_from_f32_fn from_f32_stream[RL_DT_COUNT]; /* streaming stores, else from_f32[] */
-    rl_kernel_info_t from_f32_stream_info[RL_DT_COUNT];
-    rl_unzip_f32_fn unzip_f32[RL_DT_COUNT]; /* by source type: u8 and s8 */
-    rl_kernel_info_t unzip_f32_info[RL_DT_COUNT];
-    rl_lines_fn lines; /* 64-byte lines, streaming where it can */
-    rl_kernel_info_t lines_info;
-    rl_affine_f32_fn affine_f32; /* per-element scales and zero points */
-    rl_kernel_info_t affine_f32_info;
+    rl_transpose_slot_t transpose[3];         /* by log2 of the element size: x8, x16, x32 */
+    rl_gather_slot_t gather[3];               /* by log2 of the element size */
+    rl_to_f32_slot_t to_f32[RL_DT_COUNT];     /* by source type */
+    rl_from_f32_slot_t from_f32[RL_DT_COUNT]; /* by destination type */
+    rl_unzip_slot_t unzip_f32[RL_DT_COUNT];   /* by source type: u8 and s8 */
+    rl_lines_slot_t lines;                    /* 64-byte lines */
+    rl_affine_slot_t affine_f32;              /* per-element scales and zero points */
 } rl_kernel_table_t;
 
 /* The best kernels of every family usable at `isa` (callers pass rl_cpu_isa_effective()). */
 const rl_kernel_table_t *rl_kernel_table(rl_isa_t isa);
+
+/* log2 of an element size of 1, 2 or 4 bytes: the index of the width-keyed slots. */
+static inline int rl_log2_size(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : 2; }
 
 #endif

@@ -499,9 +499,7 @@ static size_t larger_side_bytes(const rl_ref_exec_t *e) {
     return n;
 }
 
-static int log2_size(size_t es) { return es == 1 ? 0 : es == 2 ? 1 : 2; }
-
-static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
+static void name_plan(rl_plan_t *p) {
     rl_plan_kernel_t main_kernel = RL_PK_ZERO;
     rl_dim_t most = -1;
     for (int i = 0; i < p->nregions; ++i) { /* the kernel of the largest region names it */
@@ -514,18 +512,16 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
     rl_isa_t isa = RL_ISA_SCALAR;
     const bool moves = main_kernel != RL_PK_ZERO && main_kernel != RL_PK_CONTIG;
     if (moves)
-        isa = main_kernel == RL_PK_TABLE   ? t->gather_info[log2_size(p->src_es)].isa
-              : main_kernel == RL_PK_UNZIP ? t->unzip_f32_info[p->src_dt].isa
-              : main_kernel == RL_PK_LINES ? t->lines_info.isa
-              : main_kernel == RL_PK_NARROW
-                  ? t->transpose_info[log2_size(p->dst_es)].isa
-                  : t->transpose_info[log2_size(p->src_es)].isa;
+        isa = main_kernel == RL_PK_TABLE    ? p->gather.isa
+              : main_kernel == RL_PK_UNZIP  ? p->unzip.isa
+              : main_kernel == RL_PK_LINES  ? p->lines.isa
+              : main_kernel == RL_PK_NARROW ? p->transpose_narrow.isa
+                                            : p->transpose.isa;
     char cvt[24] = "";
     if (p->convert) {
         snprintf(cvt, sizeof cvt, "cvt-%s-%s", rl_dt_name(p->src_dt), rl_dt_name(p->dst_dt));
         const bool fused = main_kernel == RL_PK_UNZIP; /* the unzip kernel converts itself */
-        const rl_isa_t a = fused ? isa : t->to_f32_info[p->src_dt].isa,
-                       b = fused ? isa : t->from_f32_info[p->dst_dt].isa;
+        const rl_isa_t a = fused ? isa : p->to_f32.isa, b = fused ? isa : p->from_f32.isa;
         isa = a > isa ? a : isa;
         isa = b > isa ? b : isa;
     }
@@ -533,11 +529,11 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
     if (p->convert && !moves)
         snprintf(p->impl, sizeof p->impl, "%s:%s", cvt, isa_name);
     else if (main_kernel == RL_PK_NARROW) /* converts first: "cvt-f32-s8+transpose-x8" */
-        snprintf(p->impl, sizeof p->impl, "%s+transpose-x%d:%s", cvt, 8 << log2_size(p->dst_es),
+        snprintf(p->impl, sizeof p->impl, "%s+transpose-x%d:%s", cvt, 8 << rl_log2_size(p->dst_es),
                  isa_name);
     else
         snprintf(p->impl, sizeof p->impl, "%s-x%d%s%s:%s", kinds[main_kernel],
-                 8 << log2_size(p->src_es), p->convert ? "+" : "", cvt, isa_name);
+                 8 << rl_log2_size(p->src_es), p->convert ? "+" : "", cvt, isa_name);
 }
 
 /* Transpose regions that only spread 2-4 interleaved 8-bit channels into f32 planes, with
@@ -546,10 +542,10 @@ static void name_plan(rl_plan_t *p, const rl_kernel_table_t *t) {
  * at most 4 elements and no index stride into the quantization values along K0 (the pixels),
  * whose source stride k is at least K1's size and at most 4. Only where the unzip kernel is
  * as vectorised as the transpose it replaces. */
-static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_table_t *t) {
+static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e) {
     const bool dst_ops = e->has_sum || e->q[RL_Q_DST_SCALE].present || e->q[RL_Q_DST_ZP].present;
-    if (!p->convert || p->dst_dt != RL_F32 || dst_ops || !t->unzip_f32[p->src_dt] ||
-        t->unzip_f32_info[p->src_dt].isa < t->transpose_info[0].isa)
+    if (!p->convert || p->dst_dt != RL_F32 || dst_ops || !p->unzip.fn ||
+        p->unzip.isa < p->transpose.isa) /* the x8 transpose: unzip sources are 8-bit */
         return;
     for (int i = 0; i < p->nregions; ++i) {
         rl_plan_region_t *r = &p->regions[i];
@@ -563,7 +559,6 @@ static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_tabl
         r->blk[1] = k1->n;
         r->blk[2] = 1;
     }
-    p->unzip = t->unzip_f32[p->src_dt];
 }
 
 /* Converting transposes that narrow (f32 -> s8/u8/bf16/f16) from source runs lying back to back
@@ -579,9 +574,9 @@ static void use_unzip(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_tabl
  * holds, in whole cache lines of the destination. Not with the sum post-op, which reads the
  * destination; nor for runs under a cache line (an RGB pixel), which would convert a few elements
  * per call; and only where the narrow transpose is as vectorised as the wide one. */
-static void use_narrowing(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_table_t *t) {
+static void use_narrowing(rl_plan_t *p, const rl_ref_exec_t *e) {
     if (!p->convert || p->dst_es >= p->src_es || e->has_sum ||
-        t->transpose_info[log2_size(p->dst_es)].isa < t->transpose_info[log2_size(p->src_es)].isa)
+        p->transpose_narrow.isa < p->transpose.isa)
         return;
     const rl_dim_t cap = RL_PLAN_STAGE_BYTES / (rl_dim_t)p->dst_es, line = 64 / (rl_dim_t)p->dst_es;
     for (int i = 0; i < p->nregions; ++i) {
@@ -612,7 +607,7 @@ static void use_narrowing(rl_plan_t *p, const rl_ref_exec_t *e, const rl_kernel_
  * destination streams (nChw16c -> nhwc, where K1 would be the pixels) every line would land
  * on another DRAM page: destination order, reading 16 streams, stays. */
 static void use_lines(rl_plan_t *p) {
-    if (!p->lines) return;
+    if (!p->lines.fn) return;
     for (int i = 0; i < p->nregions; ++i) {
         rl_plan_region_t *r = &p->regions[i];
         const int last = r->nnodes - 1;
@@ -707,25 +702,22 @@ bool rl_plan_build(rl_plan_t *p, const rl_ref_exec_t *e, rl_isa_t isa) {
     }
     p->regions = list.regions, p->nregions = list.n;
     const rl_kernel_table_t *t = rl_kernel_table(isa);
-    p->transpose = t->transpose[log2_size(p->src_es)];
-    p->transpose_dst = (p->stream ? t->transpose_stream : t->transpose)[log2_size(p->src_es)];
-    p->gather = t->gather[log2_size(p->src_es)];
-    p->gather_dst = (p->stream ? t->gather_stream : t->gather)[log2_size(p->src_es)];
+    p->transpose = t->transpose[rl_log2_size(p->src_es)];
+    p->transpose_narrow = t->transpose[rl_log2_size(p->dst_es)];
+    p->gather = t->gather[rl_log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
-    p->affine_f32 = t->affine_f32;
-    p->transpose_narrow = (p->stream ? t->transpose_stream : t->transpose)[log2_size(p->dst_es)];
+    p->unzip = t->unzip_f32[p->src_dt];
+    p->affine = t->affine_f32;
     /* a widening conversion keeps ordinary stores (cvt.inc says why) */
-    const bool cvt_stream = p->stream && p->dst_es <= p->src_es;
-    p->to_f32_stream = (cvt_stream ? t->to_f32_stream : t->to_f32)[p->src_dt];
-    p->from_f32_stream = (cvt_stream ? t->from_f32_stream : t->from_f32)[p->dst_dt];
+    p->cvt_stream = p->stream && p->dst_es <= p->src_es;
     /* pure copies past the streaming size copy whole lines with non-temporal stores */
-    if (p->stream && !p->convert && t->lines_info.isa != RL_ISA_SCALAR) p->lines = t->lines;
+    if (p->stream && !p->convert && t->lines.isa != RL_ISA_SCALAR) p->lines = t->lines;
     fuse_padding(p);
-    use_unzip(p, e, t);
-    use_narrowing(p, e, t);
+    use_unzip(p, e);
+    use_narrowing(p, e);
     use_lines(p);
-    name_plan(p, t);
+    name_plan(p);
     return true;
 }
 

@@ -70,24 +70,21 @@ typedef struct {
     size_t src_es, dst_es;
     rl_data_type_t src_dt, dst_dt;
     bool convert;              /* types differ or attributes apply: the cvt pipeline runs */
-    bool stream; /* the source or the destination is past rl_cpu_stream_threshold() */
-    rl_transpose_fn transpose;     /* by the source element size (into the staging buffer) */
-    rl_transpose_fn transpose_dst; /* the same straight into the destination: the
-                                      streaming-store variant when `stream` */
-    rl_transpose_fn transpose_narrow; /* by the destination element size, from the staging
-                                         buffer into the destination (RL_PK_NARROW): the
-                                         streaming-store variant when `stream` */
-    rl_gather_fn gather;     /* into the staging buffer */
-    rl_gather_fn gather_dst; /* the same straight into the destination: the streaming-store
-                                variant when `stream` */
-    rl_cvt_to_f32_fn to_f32;
-    rl_cvt_from_f32_fn from_f32;
-    rl_cvt_to_f32_fn to_f32_stream; /* the streaming-store variants for long contiguous runs, */
-    rl_cvt_from_f32_fn from_f32_stream; /* when `stream` and not widening; else as above */
-    rl_unzip_f32_fn unzip; /* RL_PK_UNZIP regions */
-    rl_affine_f32_fn affine_f32; /* scales and zero points that change along a run */
-    rl_lines_fn lines;     /* a streaming pure copy: RL_PK_LINES regions and the contiguous
-                              runs of whole lines; NULL otherwise */
+    /* Streaming stores: moves straight into the destination pass `stream` to their kernel,
+     * moves into the staging buffer never do. The source or the destination is past
+     * rl_cpu_stream_threshold(); long conversions stream only where they do not widen
+     * (cvt_stream: cvt.inc says why). */
+    bool stream, cvt_stream;
+    /* The kernels, chosen once for the plan's ISA level, types and widths: */
+    rl_transpose_slot_t transpose;        /* by the source element size */
+    rl_transpose_slot_t transpose_narrow; /* by the destination element size (RL_PK_NARROW) */
+    rl_gather_slot_t gather;              /* by the source element size */
+    rl_to_f32_slot_t to_f32;              /* by the source type */
+    rl_from_f32_slot_t from_f32;          /* by the destination type */
+    rl_unzip_slot_t unzip;                /* RL_PK_UNZIP regions */
+    rl_affine_slot_t affine;              /* scales and zero points that change along a run */
+    rl_lines_slot_t lines; /* a streaming pure copy: RL_PK_LINES regions and the contiguous runs
+                              of whole lines; fn NULL otherwise */
     char impl[40];             /* e.g. "transpose-x32:avx512" */
 } rl_plan_t;
 

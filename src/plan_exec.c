@@ -100,10 +100,10 @@ static void cvt_elementwise(const job_t *job, const char *s, char *d, rl_dim_t n
         for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = qidx[j] + (phase + i) % period * qstep[j];
         const rl_cvt_params_t prm = cvt_params(job, qi);
         float v;
-        t->to_f32[p->src_dt](1, s + i * (rl_dim_t)p->src_es, &v, &prm);
+        t->to_f32[p->src_dt].fn(1, s + i * (rl_dim_t)p->src_es, &v, &prm, false);
         rl_cvt_params_t dst_prm = prm;
         dst_prm.ops &= ~(unsigned)RL_CVT_SRC_BOTH;
-        t->from_f32[p->dst_dt](1, &v, d + i * (rl_dim_t)p->dst_es, &dst_prm);
+        t->from_f32[p->dst_dt].fn(1, &v, d + i * (rl_dim_t)p->dst_es, &dst_prm, false);
     }
 }
 
@@ -149,10 +149,10 @@ static void cvt_run_varying(const job_t *job, const char *s, char *d, rl_dim_t n
         const char *sa = s + at * ses;
         float *v = in_place ? (float *)(void *)(d + at * 4) : buf;
         const float *x = f32_src ? (const float *)(const void *)sa : v;
-        if (!f32_src) p->to_f32((size_t)m, sa, v, &plain);
-        p->affine_f32((size_t)m, x, v, affine_ops, a.v[RL_Q_SRC_ZP] + o, a.v[RL_Q_SRC_SCALE] + o,
+        if (!f32_src) p->to_f32.fn((size_t)m, sa, v, &plain, false);
+        p->affine.fn((size_t)m, x, v, affine_ops, a.v[RL_Q_SRC_ZP] + o, a.v[RL_Q_SRC_SCALE] + o,
                       a.v[RL_Q_DST_SCALE] + o, a.v[RL_Q_DST_ZP] + o);
-        if (!in_place) p->from_f32((size_t)m, buf, d + at * des, &dst_prm);
+        if (!in_place) p->from_f32.fn((size_t)m, buf, d + at * des, &dst_prm, false);
     }
 }
 
@@ -171,12 +171,12 @@ static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
     const rl_cvt_params_t prm = cvt_params(job, qidx);
     /* f32 pointers handed to kernels must be aligned; otherwise go through the buffer */
     if (!job->from_f32 && (uintptr_t)d % sizeof(float) == 0) {
-        (stream ? p->to_f32_stream : p->to_f32)((size_t)n, s, (float *)(void *)d, &prm);
+        p->to_f32.fn((size_t)n, s, (float *)(void *)d, &prm, stream && p->cvt_stream);
         return;
     }
-    const rl_cvt_from_f32_fn from_f32 = stream ? p->from_f32_stream : p->from_f32;
+    stream = stream && p->cvt_stream;
     if (p->src_dt == RL_F32 && (uintptr_t)s % sizeof(float) == 0) {
-        from_f32((size_t)n, (const float *)(const void *)s, d, &prm); /* runs the src steps */
+        p->from_f32.fn((size_t)n, (const float *)(const void *)s, d, &prm, stream); /* src steps too */
         return;
     }
     rl_cvt_params_t dst_prm = prm; /* the source steps are done by to_f32 */
@@ -184,8 +184,8 @@ static void cvt_run(const job_t *job, const char *s, char *d, rl_dim_t n,
     float buf[CVT_CHUNK];
     for (rl_dim_t at = 0; at < n; at += CVT_CHUNK) {
         const size_t m = (size_t)rl_min_dim(n - at, CVT_CHUNK);
-        p->to_f32(m, s + at * (rl_dim_t)p->src_es, buf, &prm);
-        from_f32(m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm);
+        p->to_f32.fn(m, s + at * (rl_dim_t)p->src_es, buf, &prm, false);
+        p->from_f32.fn(m, buf, d + at * (rl_dim_t)p->dst_es, &dst_prm, stream);
     }
 }
 
@@ -252,8 +252,8 @@ static void convert_then_transpose(const job_t *job, const char *s, char *d, con
     const rl_plan_node_t *k0 = knode(job->r, 0), *k1 = knode(job->r, 1);
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     convert_runs(job, s, k0->s[0], stage, c1, c0, c1, q, k0->q, k1->q, false);
-    p->transpose_narrow(1, (size_t)c0, (size_t)c1, stage, 0, (size_t)(c1 * (rl_dim_t)p->dst_es),
-                        d, 0, (size_t)(k1->s[1] * (rl_dim_t)p->dst_es), 0);
+    p->transpose_narrow.fn(1, (size_t)c0, (size_t)c1, stage, 0, (size_t)(c1 * (rl_dim_t)p->dst_es),
+                           d, 0, (size_t)(k1->s[1] * (rl_dim_t)p->dst_es), 0, p->stream);
 }
 
 /* n rows of `bytes` zeros, `stride` bytes apart. The padding of a blocked channel axis is a
@@ -303,9 +303,9 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         return;
     case RL_PK_CONTIG:
         /* streaming: rows of whole lines (kernels.h), in tiles large enough for a fence */
-        if (p->lines && c0 * ses % 64 == 0 && c0 * c1 * ses >= 4096) {
-            p->lines((size_t)c1, (size_t)(c0 * ses / 64), s, (size_t)(k1->s[0] * ses), 64, d,
-                     (size_t)(k1->s[1] * des), 64);
+        if (p->lines.fn && c0 * ses % 64 == 0 && c0 * c1 * ses >= 4096) {
+            p->lines.fn((size_t)c1, (size_t)(c0 * ses / 64), s, (size_t)(k1->s[0] * ses), 64, d,
+                        (size_t)(k1->s[1] * des), 64, p->stream);
             return;
         }
         if (!p->convert && c0 * ses == 64) {  /* a cache line per row (nhwc -> nChw16c f32): */
@@ -333,14 +333,14 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
         return;
     case RL_PK_TABLE: /* c0 is the whole table: the plan never splits K0 here */
         if (!p->convert) {
-            p->gather_dst((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), d,
-                          (size_t)(k1->s[1] * des));
+            p->gather.fn((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), d,
+                         (size_t)(k1->s[1] * des), p->stream);
             return;
         }
         {
             _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
-            p->gather((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), stage,
-                      (size_t)(c0 * ses));
+            p->gather.fn((size_t)c1, (size_t)c0, r->table, s, (size_t)(k1->s[0] * ses), stage,
+                         (size_t)(c0 * ses), false);
             convert_staged(job, stage, c0, c1, d, k0, k1, q);
         }
         return;
@@ -355,26 +355,26 @@ static void run_tile(const job_t *job, rl_dim_t soff, rl_dim_t doff, const rl_di
             for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = q[j] + i * k1->q[j];
             prm[i] = cvt_params(job, qi);
         }
-        p->unzip((size_t)c0, (size_t)c1, (size_t)k0->s[0], s, d, (size_t)(k1->s[1] * des), prm);
+        p->unzip.fn((size_t)c0, (size_t)c1, (size_t)k0->s[0], s, d, (size_t)(k1->s[1] * des), prm);
         return;
     }
     case RL_PK_TRANSPOSE:
     case RL_PK_GATHER: {
         const bool gather = r->kernel == RL_PK_GATHER;
         if (!p->convert) { /* a gather (a pure transpose runs in run_transposes) */
-            p->transpose_dst((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
-                             d, k1->s[1] * des, (size_t)(c0 * des), 0);
+            p->transpose.fn((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
+                            d, k1->s[1] * des, (size_t)(c0 * des), 0, p->stream);
             return;
         }
         /* c1 rows of c0 source elements, in destination order, on whole lines */
         _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
         if (!gather) {
             prefetch_next_tile(s, c0, k0->s[0] * ses, c1 * ses);
-            p->transpose(1, (size_t)c0, (size_t)c1, s, 0, (size_t)(k0->s[0] * ses), stage, 0,
-                         (size_t)(c0 * ses), 0);
+            p->transpose.fn(1, (size_t)c0, (size_t)c1, s, 0, (size_t)(k0->s[0] * ses), stage, 0,
+                            (size_t)(c0 * ses), 0, false);
         } else {
-            p->transpose((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
-                         stage, c0 * ses, (size_t)(c0 * ses), 0);
+            p->transpose.fn((size_t)c1, (size_t)c0, 1, s, k1->s[0] * ses, (size_t)(k0->s[0] * ses),
+                            stage, c0 * ses, (size_t)(c0 * ses), 0, false);
         }
         convert_staged(job, stage, c0, c1, d, k0, k1, q);
         return;
@@ -388,9 +388,9 @@ static void run_lines(const job_t *job, const item_t *it) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k1 = knode(r, 1), *k2 = knode(r, 2);
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
-    job->p->lines((size_t)it->cnt[2], (size_t)it->cnt[1], job->src + it->off[0] * ses,
-                  (size_t)(k2->s[0] * ses), (size_t)(k1->s[0] * ses), job->dst + it->off[1] * des,
-                  (size_t)(k2->s[1] * des), (size_t)(k1->s[1] * des));
+    job->p->lines.fn((size_t)it->cnt[2], (size_t)it->cnt[1], job->src + it->off[0] * ses,
+                     (size_t)(k2->s[0] * ses), (size_t)(k1->s[0] * ses), job->dst + it->off[1] * des,
+                     (size_t)(k2->s[1] * des), (size_t)(k1->s[1] * des), job->p->stream);
 }
 
 /* A pure RL_PK_TRANSPOSE item: its K2 transposes of K0 x K1 in one kernel call (a shuffle of
@@ -400,10 +400,10 @@ static void run_transposes(const job_t *job, const item_t *it) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
-    job->p->transpose_dst((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)it->cnt[1],
-                          job->src + it->off[0] * ses, k2->s[0] * ses, (size_t)(k0->s[0] * ses),
-                          job->dst + it->off[1] * des, k2->s[1] * des, (size_t)(k1->s[1] * des),
-                          (size_t)r->pad);
+    job->p->transpose.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)it->cnt[1],
+                         job->src + it->off[0] * ses, k2->s[0] * ses, (size_t)(k0->s[0] * ses),
+                         job->dst + it->off[1] * des, k2->s[1] * des, (size_t)(k1->s[1] * des),
+                         (size_t)r->pad, job->p->stream);
 }
 
 static void run_items(void *ctx, size_t begin, size_t end) {

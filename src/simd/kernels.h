@@ -1,11 +1,18 @@
 /* The kernel families of relayout and their one exact function type each.
  *
  * Kernels do no thinking: no allocation, no status, no global state, no logging. Strides are
- * in bytes at this boundary (the plan counts elements). Every family is enumerated in one
- * X-macro file (transpose.inc, gather.inc, cvt.inc, unzip.inc, lines.inc, affine.inc: best
- * ISA first, scalar last); that list generates the prototypes below, the dispatch tables
+ * in bytes at this boundary (the plan counts elements). Every family lives in its folder
+ * src/simd/<family>/ and is enumerated in one X-macro file there (<family>.inc: best ISA
+ * first, scalar last); that list generates the prototypes below, the dispatch tables
  * (src/dispatch.c) and the kernel tests (tests/native/test_kernels_*.c). Only files in
- * src/simd/ include ISA headers. */
+ * src/simd/ include ISA headers.
+ *
+ * Streaming is a flag of a call, not a kind of kernel: where `stream` is set, a kernel that
+ * has non-temporal stores uses them for whole 64-byte destination lines (and fences before
+ * it returns); a kernel without them ignores the flag. The plan sets it for destinations
+ * larger than the cache (rl_cpu_stream_threshold), never for its staging buffer. Each
+ * family's parameter list is one macro (RL_<FAMILY>_PARAMS), which its function type, the
+ * prototypes and every definition use. */
 #ifndef RL_SIMD_KERNELS_H
 #define RL_SIMD_KERNELS_H
 
@@ -55,9 +62,10 @@ static inline void rl_prefetch_rows(const void *s, size_t at, size_t rows, size_
  *   d[j * dst_stride + i * es] = 0                  for rows <= i < rows + pad, j < cols.
  * Source rows are `cols` contiguous elements, destination rows `rows` + `pad` contiguous
  * elements. Reads and writes only those elements (no slack before or after either buffer). */
-typedef void (*rl_transpose_fn)(size_t n, size_t rows, size_t cols, const void *src,
-                                ptrdiff_t src_step, size_t src_stride, void *dst,
-                                ptrdiff_t dst_step, size_t dst_stride, size_t pad);
+#define RL_TRANSPOSE_PARAMS                                                                    \
+    size_t n, size_t rows, size_t cols, const void *src, ptrdiff_t src_step, size_t src_stride, \
+        void *dst, ptrdiff_t dst_step, size_t dst_stride, size_t pad, bool stream
+typedef void (*rl_transpose_fn)(RL_TRANSPOSE_PARAMS);
 
 /* 2-D copy of 64-byte lines, the move of a channels-last tensor into 16-channel f32 blocks
  * (nhwc -> nChw16c) run in source order:
@@ -68,19 +76,23 @@ typedef void (*rl_transpose_fn)(size_t n, size_t rows, size_t cols, const void *
  * before they return. Where one row after another would not read the source front to back
  * (src_stride1 != n0 * src_stride0), they take rows RL_LINES_ROWS at a time, line j of each
  * in turn: four source streams keep more misses in flight than one (a shuffle of nchw planes,
- * rows of 12.5 KiB 50 KiB apart: 0.97 -> 1.08 of memcpy), and rows one line apart read four
- * lines of each plane in a row (nChw16c -> nhwc: 0.82 -> 0.94). Where it would (nhwc ->
- * nChw16c), rows go one after another: grouped, that case fell from 1.23 to 0.97. */
+ * rows far apart), and rows one line apart read four lines of each plane in a row (nChw16c ->
+ * nhwc). Where it would (nhwc -> nChw16c), rows go one after another, which keeps the
+ * hardware prefetcher on the one source stream (docs/performance.md has the measurements). */
 #define RL_LINES_ROWS 4
-typedef void (*rl_lines_fn)(size_t n1, size_t n0, const void *src, size_t src_stride1,
-                            size_t src_stride0, void *dst, size_t dst_stride1, size_t dst_stride0);
+#define RL_LINES_PARAMS                                                                        \
+    size_t n1, size_t n0, const void *src, size_t src_stride1, size_t src_stride0, void *dst,   \
+        size_t dst_stride1, size_t dst_stride0, bool stream
+typedef void (*rl_lines_fn)(RL_LINES_PARAMS);
 
 /* Gather through an index table, for moves that do not split into 2-D tiles (a shuffle on a
  * blocked axis):
  *   dst[r * dst_stride + i * es] = src[r * src_stride + idx[i] * es]   for r < rows, i < m.
  * idx holds element offsets (may be negative); the destination rows are contiguous. */
-typedef void (*rl_gather_fn)(size_t rows, size_t m, const int32_t *idx, const void *src,
-                             size_t src_stride, void *dst, size_t dst_stride);
+#define RL_GATHER_PARAMS                                                                       \
+    size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_stride, void *dst,   \
+        size_t dst_stride, bool stream
+typedef void (*rl_gather_fn)(RL_GATHER_PARAMS);
 
 /* The per-element conversion pipeline, in the reference's order and rounding (convert.h):
  *   v = (float)src; v = v - src_zp; v = src_scale * v;          (rl_cvt_to_f32_fn)
@@ -165,13 +177,15 @@ static inline int rl_cvt_nan_params(const rl_cvt_params_t *p) {
 }
 
 /* n elements of the family's source type -> n f32 (src_zp, src_scale). */
-typedef void (*rl_cvt_to_f32_fn)(size_t n, const void *src, float *dst,
-                                 const rl_cvt_params_t *p);
+#define RL_CVT_TO_F32_PARAMS                                                                   \
+    size_t n, const void *src, float *dst, const rl_cvt_params_t *p, bool stream
+typedef void (*rl_cvt_to_f32_fn)(RL_CVT_TO_F32_PARAMS);
 /* n f32 -> n elements of the family's destination type (src_zp, src_scale; sum reads dst
  * first; dst_scale, dst_zp; integers round to nearest even and saturate, NaN -> 0; bf16/f16
  * round to nearest even keeping subnormals, NaN stays NaN with the reference's payload). */
-typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
-                                   const rl_cvt_params_t *p);
+#define RL_CVT_FROM_F32_PARAMS                                                                 \
+    size_t n, const float *src, void *dst, const rl_cvt_params_t *p, bool stream
+typedef void (*rl_cvt_from_f32_fn)(RL_CVT_FROM_F32_PARAMS);
 
 /* Interleaved 8-bit channels to planar f32, the image-preprocessing move (RGB/RGBA bytes to
  * NCHW), fused with the source half of the conversion pipeline, per channel:
@@ -179,8 +193,10 @@ typedef void (*rl_cvt_from_f32_fn)(size_t n, const float *src, void *dst,
  * with 1 <= c <= k <= 4 (k: bytes from one pixel to the next; channels c..k-1, an alpha, are
  * skipped). p[0..c-1] carry only source ops, the same `ops` in each. dst_stride is in bytes.
  * Reads no byte past the last one it converts, src[(n - 1) * k + c - 1]. */
-typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, void *dst,
-                                size_t dst_stride, const rl_cvt_params_t *p);
+#define RL_UNZIP_F32_PARAMS                                                                    \
+    size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride,                \
+        const rl_cvt_params_t *p
+typedef void (*rl_unzip_f32_fn)(RL_UNZIP_F32_PARAMS);
 
 /* Per-element parameters on f32 values: the steps of the pipeline above that `ops` names,
  * the sum excepted, each with its own parameter per element (a scale or zero point per
@@ -189,33 +205,19 @@ typedef void (*rl_unzip_f32_fn)(size_t n, size_t c, size_t k, const void *src, v
  *   y[i] = v + dst_zp[i]                                               for i < n.
  * The arrays of steps not in `ops` are not read (may be NULL). No src_scale or dst_zp may be
  * NaN (the caller checks, as rl_cvt_nan_params does for one parameter). */
-typedef void (*rl_affine_f32_fn)(size_t n, const float *x, float *y, unsigned ops,
-                                 const float *src_zp, const float *src_scale,
-                                 const float *dst_scale, const float *dst_zp);
+#define RL_AFFINE_F32_PARAMS                                                                   \
+    size_t n, const float *x, float *y, unsigned ops, const float *src_zp,                      \
+        const float *src_scale, const float *dst_scale, const float *dst_zp
+typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 
-#define RL_LINES(isa, fn) \
-    void fn(size_t n1, size_t n0, const void *src, size_t src_stride1, size_t src_stride0, \
-            void *dst, size_t dst_stride1, size_t dst_stride0);
-#define RL_TRANSPOSE(isa, bits, fn) \
-    void fn(size_t n, size_t rows, size_t cols, const void *src, ptrdiff_t src_step, \
-            size_t src_stride, void *dst, ptrdiff_t dst_step, size_t dst_stride, size_t pad);
-#define RL_TRANSPOSE_STREAM(isa, bits, fn) RL_TRANSPOSE(isa, bits, fn)
-#define RL_GATHER_STREAM(isa, bits, fn) RL_GATHER(isa, bits, fn)
-#define RL_GATHER(isa, bits, fn) \
-    void fn(size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_stride, \
-            void *dst, size_t dst_stride);
-#define RL_CVT_TO_F32(isa, dt, fn) \
-    void fn(size_t n, const void *src, float *dst, const rl_cvt_params_t *p);
-#define RL_CVT_FROM_F32(isa, dt, fn) \
-    void fn(size_t n, const float *src, void *dst, const rl_cvt_params_t *p);
-#define RL_CVT_TO_F32_STREAM(isa, dt, fn) RL_CVT_TO_F32(isa, dt, fn)
-#define RL_CVT_FROM_F32_STREAM(isa, dt, fn) RL_CVT_FROM_F32(isa, dt, fn)
-#define RL_UNZIP_F32(isa, dt, fn) \
-    void fn(size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride, \
-            const rl_cvt_params_t *p);
-#define RL_AFFINE_F32(isa, fn) \
-    void fn(size_t n, const float *x, float *y, unsigned ops, const float *src_zp, \
-            const float *src_scale, const float *dst_scale, const float *dst_zp);
+/* The prototypes of every registered kernel, from the enumerators. */
+#define RL_LINES(isa, fn) void fn(RL_LINES_PARAMS);
+#define RL_TRANSPOSE(isa, bits, fn) void fn(RL_TRANSPOSE_PARAMS);
+#define RL_GATHER(isa, bits, fn) void fn(RL_GATHER_PARAMS);
+#define RL_CVT_TO_F32(isa, dt, fn) void fn(RL_CVT_TO_F32_PARAMS);
+#define RL_CVT_FROM_F32(isa, dt, fn) void fn(RL_CVT_FROM_F32_PARAMS);
+#define RL_UNZIP_F32(isa, dt, fn) void fn(RL_UNZIP_F32_PARAMS);
+#define RL_AFFINE_F32(isa, fn) void fn(RL_AFFINE_F32_PARAMS);
 #include "transpose/transpose.inc"
 #include "gather/gather.inc"
 #include "cvt/cvt.inc"
@@ -225,13 +227,9 @@ typedef void (*rl_affine_f32_fn)(size_t n, const float *x, float *y, unsigned op
 #undef RL_AFFINE_F32
 #undef RL_LINES
 #undef RL_TRANSPOSE
-#undef RL_TRANSPOSE_STREAM
 #undef RL_GATHER
-#undef RL_GATHER_STREAM
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
-#undef RL_CVT_TO_F32_STREAM
-#undef RL_CVT_FROM_F32_STREAM
 #undef RL_UNZIP_F32
 
 #endif

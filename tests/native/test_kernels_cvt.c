@@ -40,29 +40,24 @@ typedef struct {
     bool stream;
 } from_kernel_t;
 
+/* Every kernel twice: with plain and with streaming stores asked for. */
+#define RL_TWICE(isa, dt, fn) {isa, dt, fn, #fn, false}, {isa, dt, fn, #fn "+stream", true},
 static const to_kernel_t to_kernels[] = {
-#define RL_CVT_TO_F32(isa, dt, fn) {isa, dt, fn, #fn, false},
-#define RL_CVT_TO_F32_STREAM(isa, dt, fn) {isa, dt, fn, #fn, true},
+#define RL_CVT_TO_F32(isa, dt, fn) RL_TWICE(isa, dt, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn)
-#define RL_CVT_FROM_F32_STREAM(isa, dt, fn)
 #include "simd/cvt/cvt.inc"
 #undef RL_CVT_TO_F32
-#undef RL_CVT_TO_F32_STREAM
 #undef RL_CVT_FROM_F32
-#undef RL_CVT_FROM_F32_STREAM
 };
 
 static const from_kernel_t from_kernels[] = {
 #define RL_CVT_TO_F32(isa, dt, fn)
-#define RL_CVT_TO_F32_STREAM(isa, dt, fn)
-#define RL_CVT_FROM_F32(isa, dt, fn) {isa, dt, fn, #fn, false},
-#define RL_CVT_FROM_F32_STREAM(isa, dt, fn) {isa, dt, fn, #fn, true},
+#define RL_CVT_FROM_F32(isa, dt, fn) RL_TWICE(isa, dt, fn)
 #include "simd/cvt/cvt.inc"
 #undef RL_CVT_TO_F32
-#undef RL_CVT_TO_F32_STREAM
 #undef RL_CVT_FROM_F32
-#undef RL_CVT_FROM_F32_STREAM
 };
+#undef RL_TWICE
 
 /* Destination offsets in elements: 0 and 1, and for the streaming kernels more, so the
  * ordinary head before the first whole line takes many lengths (malloc aligns to 16). */
@@ -255,8 +250,8 @@ static void run_to(const to_kernel_t *k, rl_cvt_to_f32_fn twin, const void *data
     tu_fill_garbage(init, total, (uint8_t)n);
     memcpy(a, init, total);
     memcpy(b, init, total);
-    k->fn(n, sbuf + mis * es, (float *)(void *)(a + pre), p);
-    twin(n, sbuf + mis * es, (float *)(void *)(b + pre), p);
+    k->fn(n, sbuf + mis * es, (float *)(void *)(a + pre), p, k->stream);
+    twin(n, sbuf + mis * es, (float *)(void *)(b + pre), p, false);
     compare(k->name, a, b, init, pre, n, 4, sbuf + mis * es, k->dt, RL_F32, p, st);
     tu_free(sbuf);
     tu_free(a);
@@ -276,8 +271,8 @@ static void run_from(const from_kernel_t *k, rl_cvt_from_f32_fn twin, const floa
     memcpy(init + pre, old, n * des);
     memcpy(a, init, total);
     memcpy(b, init, total);
-    k->fn(n, sbuf + mis, a + pre, p);
-    twin(n, sbuf + mis, b + pre, p);
+    k->fn(n, sbuf + mis, a + pre, p, k->stream);
+    twin(n, sbuf + mis, b + pre, p, false);
     compare(k->name, a, b, init, pre, n, des, sbuf + mis, RL_F32, k->dt, p, st);
     tu_free(sbuf);
     tu_free(a);

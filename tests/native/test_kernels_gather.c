@@ -22,14 +22,14 @@ typedef struct {
     int bits;
     rl_gather_fn fn;
     const char *name;
+    bool stream; /* the kernel's streaming flag */
 } kernel_t;
 
+/* Every kernel twice: with plain and with streaming stores asked for. */
 static const kernel_t kernels[] = {
-#define RL_GATHER(isa, bits, fn) {isa, bits, fn, #fn},
-#define RL_GATHER_STREAM(isa, bits, fn) RL_GATHER(isa, bits, fn)
+#define RL_GATHER(isa, bits, fn) {isa, bits, fn, #fn, false}, {isa, bits, fn, #fn "+stream", true},
 #include "simd/gather/gather.inc"
 #undef RL_GATHER
-#undef RL_GATHER_STREAM
 };
 
 /* Runs k on `rows` rows of the table idx (m entries, offsets in [lo, hi]) and compares with
@@ -54,7 +54,7 @@ static void check_table(const kernel_t *k, tu_rng_t *rng, size_t rows, size_t m,
         for (size_t i = 0; i < m; ++i)
             memcpy(want + r * dst_stride + i * es,
                    s + r * src_stride + (size_t)(idx[i] - lo) * es, es);
-    k->fn(rows, m, idx, s - lo * (int64_t)es, src_stride, d, dst_stride);
+    k->fn(rows, m, idx, s - lo * (int64_t)es, src_stride, d, dst_stride, k->stream);
     CHECK_MSG(memcmp(d, want, rows * dst_stride) == 0, "%s rows=%zu m=%zu lined=%d", k->name, rows,
               m, (int)lined);
     free(src), free(dst), free(want);

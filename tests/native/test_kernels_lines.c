@@ -21,10 +21,12 @@ typedef struct {
     rl_isa_t isa;
     rl_lines_fn fn;
     const char *name;
+    bool stream; /* the kernel's streaming flag */
 } kernel_t;
 
+/* Every kernel twice: with plain and with streaming stores asked for. */
 static const kernel_t kernels[] = {
-#define RL_LINES(isa, fn) {isa, fn, #fn},
+#define RL_LINES(isa, fn) {isa, fn, #fn, false}, {isa, fn, #fn "+stream", true},
 #include "simd/lines/lines.inc"
 #undef RL_LINES
 };
@@ -56,7 +58,7 @@ static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t
     for (size_t i = 0; i < n1; ++i)
         for (size_t j = 0; j < n0; ++j)
             memcpy(w + i * ds1 + j * ds0, src + i * ss1 + j * ss0, LINE);
-    k->fn(n1, n0, src, ss1, ss0, d, ds1, ds0);
+    k->fn(n1, n0, src, ss1, ss0, d, ds1, ds0, k->stream);
     CHECK_MSG(memcmp(dbuf, want, dst_bytes + 128) == 0, "%s n1=%zu n0=%zu shift=%zu%s", k->name,
               n1, n0, shift, interleaved ? " interleaved" : "");
     free(src), free(dbuf), free(want);

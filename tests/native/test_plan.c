@@ -118,7 +118,7 @@ int main(void) {
      * MiB), in source order through the line-copy kernel where the ISA has a streaming one:
      * K1 the next 16 channels, K2 the pixels */
     reorder_case("f32:nhwc:64x256x56x56", "f32:nChw16c:64x256x56x56",
-                 rl_kernel_table(rl_cpu_isa_effective())->lines_info.isa != RL_ISA_SCALAR
+                 rl_kernel_table(rl_cpu_isa_effective())->lines.isa != RL_ISA_SCALAR
                      ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:256/16 "
                        "16:16/50176 16:1/1"
                      : "\n  [0] contig off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
@@ -126,7 +126,7 @@ int main(void) {
     /* the way back has thousands of destination streams in source order: destination order,
      * still the line-copy kernel (one fence per work item) */
     reorder_case("f32:nChw16c:64x256x56x56", "f32:nhwc:64x256x56x56",
-                 rl_kernel_table(rl_cpu_isa_effective())->lines_info.isa != RL_ISA_SCALAR
+                 rl_kernel_table(rl_cpu_isa_effective())->lines.isa != RL_ISA_SCALAR
                      ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
                        "16:50176/16 16:1/1"
                      : "\n  [0] contig off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "

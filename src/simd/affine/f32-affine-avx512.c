@@ -16,9 +16,7 @@ static inline __m512 affine16(__m512 x, __mmask16 m, size_t i, unsigned ops, con
     return x;
 }
 
-void rl_f32_affine__avx512(size_t n, const float *x, float *y, unsigned ops,
-                           const float *src_zp, const float *src_scale, const float *dst_scale,
-                           const float *dst_zp) {
+void rl_f32_affine__avx512(RL_AFFINE_F32_PARAMS) {
     const __mmask16 all = (__mmask16)0xffff;
     size_t i = 0;
     for (; i + 16 <= n; i += 16)

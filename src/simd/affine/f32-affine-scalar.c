@@ -2,9 +2,7 @@
  * the reference's order, one element at a time. */
 #include "kernels.h"
 
-void rl_f32_affine__scalar(size_t n, const float *x, float *y, unsigned ops,
-                           const float *src_zp, const float *src_scale, const float *dst_scale,
-                           const float *dst_zp) {
+void rl_f32_affine__scalar(RL_AFFINE_F32_PARAMS) {
     for (size_t i = 0; i < n; ++i) {
         float v = x[i];
         if (ops & RL_CVT_SRC_ZP) v = v - src_zp[i];

@@ -5,9 +5,7 @@
 
 #include "kernels.h"
 
-void rl_f32_affine__wasm128(size_t n, const float *x, float *y, unsigned ops,
-                            const float *src_zp, const float *src_scale, const float *dst_scale,
-                            const float *dst_zp) {
+void rl_f32_affine__wasm128(RL_AFFINE_F32_PARAMS) {
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
         v128_t v = wasm_v128_load(x + i);

@@ -6,13 +6,15 @@
 #include "md.h"
 
 #define RL_DEFINE_SCALAR_TO_F32(name, dt, load)                                                \
-    void name(size_t n, const void *src, float *dst, const rl_cvt_params_t *p) {               \
+    void name(RL_CVT_TO_F32_PARAMS) {                                                          \
+        (void)stream; /* plain stores */                                                       \
         const size_t es = rl_dt_size(dt);                                                      \
         for (size_t i = 0; i < n; ++i) dst[i] = rl_cvt_src_steps(load((const char *)src + i * es), p);  \
     }
 
 #define RL_DEFINE_SCALAR_FROM_F32(name, dt, load, store)                                       \
-    void name(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {               \
+    void name(RL_CVT_FROM_F32_PARAMS) {                                                        \
+        (void)stream; /* plain stores */                                                       \
         const size_t es = rl_dt_size(dt);                                                      \
         for (size_t i = 0; i < n; ++i) {                                                       \
             char *d = (char *)dst + i * es;                                                    \

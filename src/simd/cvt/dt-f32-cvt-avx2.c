@@ -43,7 +43,7 @@ RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params
                       rl_cvt_to_f32_fn twin, load8_fn load, load16_fn load2) {
     assert(p && (n == 0 || (src && dst)));
     if (rl_cvt_nan_params(p)) {
-        twin(n, src, dst, p);
+        twin(n, src, dst, p, false);
         return;
     }
     const __m256 zp = _mm256_set1_ps(p->src_zp), scale = _mm256_set1_ps(p->src_scale);
@@ -51,7 +51,8 @@ RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params
 }
 
 #define RL_AVX2_TO_F32(name, type, es)                                                             \
-    void name(size_t n, const void *src, float *dst, const rl_cvt_params_t *p) {                   \
+    void name(RL_CVT_TO_F32_PARAMS) {                                                              \
+        (void)stream; /* plain stores */                                                           \
         to_f32(n, src, dst, p, es, rl_##type##_f32_cvt__scalar, rl_avx2_load_##type,               \
                rl_avx2_load2_##type);                                                              \
     }

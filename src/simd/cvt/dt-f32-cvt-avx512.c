@@ -58,7 +58,7 @@ RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params
                       rl_cvt_to_f32_fn twin, load16_fn load, load32_fn load2, bool stream) {
     assert(p && (n == 0 || (src && dst)));
     if (rl_cvt_nan_params(p)) {
-        twin(n, src, dst, p);
+        twin(n, src, dst, p, false);
         return;
     }
     const __m512 zp = _mm512_set1_ps(p->src_zp), scale = _mm512_set1_ps(p->src_scale);
@@ -70,25 +70,16 @@ RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params
     }
 }
 
-#define RL_AVX512_TO_F32(type, es)                                                                 \
-    void rl_##type##_f32_cvt__avx512(size_t n, const void *src, float *dst,                        \
-                                     const rl_cvt_params_t *p) {                                   \
+/* `streams`: whether the kernel honours `stream` (same-size sources only: cvt.inc says why). */
+#define RL_AVX512_TO_F32(type, es, streams)                                                        \
+    void rl_##type##_f32_cvt__avx512(RL_CVT_TO_F32_PARAMS) {                                       \
         to_f32(n, src, dst, p, es, rl_##type##_f32_cvt__scalar, rl_avx512_load_##type,             \
-               rl_avx512_load2_##type, false);                                                     \
-    }
-#define RL_AVX512_TO_F32_STREAM(type, es)                                                          \
-    void rl_##type##_f32_cvt_stream__avx512(size_t n, const void *src, float *dst,                 \
-                                            const rl_cvt_params_t *p) {                            \
-        to_f32(n, src, dst, p, es, rl_##type##_f32_cvt__scalar, rl_avx512_load_##type,             \
-               rl_avx512_load2_##type, true);                                                      \
+               rl_avx512_load2_##type, (streams) && stream);                                       \
     }
 
-RL_AVX512_TO_F32(u8, 1)
-RL_AVX512_TO_F32(s8, 1)
-RL_AVX512_TO_F32(s32, 4)
-RL_AVX512_TO_F32(bf16, 2)
-RL_AVX512_TO_F32(f16, 2)
-RL_AVX512_TO_F32(f32, 4)
-/* Same-size sources only (cvt.inc says why). */
-RL_AVX512_TO_F32_STREAM(s32, 4)
-RL_AVX512_TO_F32_STREAM(f32, 4)
+RL_AVX512_TO_F32(u8, 1, false)
+RL_AVX512_TO_F32(s8, 1, false)
+RL_AVX512_TO_F32(s32, 4, true)
+RL_AVX512_TO_F32(bf16, 2, false)
+RL_AVX512_TO_F32(f16, 2, false)
+RL_AVX512_TO_F32(f32, 4, true)

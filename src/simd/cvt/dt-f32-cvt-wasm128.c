@@ -39,7 +39,7 @@ RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params
                       rl_cvt_to_f32_fn twin, load16_fn load) {
     assert(p && (n == 0 || (src && dst)));
     if (rl_cvt_nan_params(p)) {
-        twin(n, src, dst, p);
+        twin(n, src, dst, p, false);
         return;
     }
     const v128_t zp = wasm_f32x4_splat(p->src_zp), scale = wasm_f32x4_splat(p->src_scale);
@@ -47,7 +47,8 @@ RL_INLINE void to_f32(size_t n, const void *src, float *dst, const rl_cvt_params
 }
 
 #define RL_WASM128_TO_F32(name, type, es)                                                          \
-    void name(size_t n, const void *src, float *dst, const rl_cvt_params_t *p) {                   \
+    void name(RL_CVT_TO_F32_PARAMS) {                                                              \
+        (void)stream; /* plain stores */                                                           \
         to_f32(n, src, dst, p, es, rl_##type##_f32_cvt__scalar, rl_wasm_load16_##type);            \
     }
 

@@ -57,7 +57,7 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
                         store32_fn store4) {
     assert(p && (n == 0 || (src && dst)));
     if (rl_cvt_nan_params(p)) {
-        twin(n, src, dst, p);
+        twin(n, src, dst, p, false);
         return;
     }
     float src_zp, src_scale;
@@ -70,7 +70,8 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
 }
 
 #define RL_AVX2_FROM_F32(name, twin, type, es)                                                     \
-    void name(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {                   \
+    void name(RL_CVT_FROM_F32_PARAMS) {                                                            \
+        (void)stream; /* plain stores */                                                           \
         from_f32(n, src, dst, p, es, twin, rl_avx2_load_##type, rl_avx2_store_##type,              \
                  rl_avx2_store4_##type);                                                           \
     }

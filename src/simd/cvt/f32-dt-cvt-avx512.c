@@ -78,7 +78,7 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
                         store64_fn store4, bool stream) {
     assert(p && (n == 0 || (src && dst)));
     if (rl_cvt_nan_params(p)) {
-        twin(n, src, dst, p);
+        twin(n, src, dst, p, false);
         return;
     }
     float src_zp, src_scale;
@@ -95,15 +95,11 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
     }
 }
 
-/* base##__avx512 and base##_stream__avx512, twin base##__scalar. */
+/* base##__avx512, twin base##__scalar. */
 #define RL_AVX512_FROM_F32(base, type, es)                                                         \
-    void base##__avx512(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {         \
+    void base##__avx512(RL_CVT_FROM_F32_PARAMS) {                                                  \
         from_f32(n, src, dst, p, es, base##__scalar, rl_avx512_load_##type,                        \
-                 rl_avx512_store_##type, rl_avx512_store4_##type, false);                          \
-    }                                                                                              \
-    void base##_stream__avx512(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {  \
-        from_f32(n, src, dst, p, es, base##__scalar, rl_avx512_load_##type,                        \
-                 rl_avx512_store_##type, rl_avx512_store4_##type, true);                           \
+                 rl_avx512_store_##type, rl_avx512_store4_##type, stream);                         \
     }
 
 RL_AVX512_FROM_F32(rl_f32_u8_cvt, u8, 1)

@@ -55,7 +55,7 @@ RL_INLINE void from_f32_run(size_t n, const float *src, unsigned char *dst, size
         if (dst_ops(v, dst + i * es, load, ops, c))
             store(dst + i * es, v);
         else
-            twin(16, src + i, dst + i * es, p);
+            twin(16, src + i, dst + i * es, p, false);
     }
     if (i < n) {
         const size_t r = n - i;
@@ -66,7 +66,7 @@ RL_INLINE void from_f32_run(size_t n, const float *src, unsigned char *dst, size
             store(out, v);
             rl_wasm_store_block(dst + i * es, out, r * es);
         } else {
-            twin(r, src + i, dst + i * es, p);
+            twin(r, src + i, dst + i * es, p, false);
         }
     }
 }
@@ -78,7 +78,7 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
                         rl_cvt_from_f32_fn twin, load16_fn load, store16_fn store) {
     assert(p && (n == 0 || (src && dst)));
     if (rl_cvt_nan_params(p)) {
-        twin(n, src, dst, p);
+        twin(n, src, dst, p, false);
         return;
     }
     float src_zp, src_scale;
@@ -91,7 +91,8 @@ RL_INLINE void from_f32(size_t n, const float *src, void *dst, const rl_cvt_para
 }
 
 #define RL_WASM128_FROM_F32(name, twin, type, es)                                                  \
-    void name(size_t n, const float *src, void *dst, const rl_cvt_params_t *p) {                   \
+    void name(RL_CVT_FROM_F32_PARAMS) {                                                            \
+        (void)stream; /* plain stores */                                                           \
         from_f32(n, src, dst, p, es, twin, rl_wasm_load16_##type, rl_wasm_store16_##type);         \
     }
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #define RL_DEFINE_SCALAR_GATHER(bits, type)                                                    \
-    void rl_x##bits##_gather__scalar(size_t rows, size_t m, const int32_t *idx, const void *src, \
-                                     size_t src_stride, void *dst, size_t dst_stride) {         \
+    void rl_x##bits##_gather__scalar(RL_GATHER_PARAMS) {                                       \
+        (void)stream; /* plain stores */                                                       \
         for (size_t r = 0; r < rows; ++r) {                                                    \
             const char *s = (const char *)src + r * src_stride;                                \
             char *d = (char *)dst + r * dst_stride;                                            \

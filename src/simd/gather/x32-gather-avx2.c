@@ -4,8 +4,8 @@
 
 #include <immintrin.h>
 
-void rl_x32_gather__avx2(size_t rows, size_t m, const int32_t *idx, const void *src,
-                         size_t src_stride, void *dst, size_t dst_stride) {
+void rl_x32_gather__avx2(RL_GATHER_PARAMS) {
+    (void)stream; /* plain stores */
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (size_t r = 0; r < rows; ++r) {
         const int *s = (const int *)(const void *)((const char *)src + r * src_stride);

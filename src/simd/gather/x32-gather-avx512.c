@@ -170,16 +170,10 @@ gather(size_t rows, size_t m, const int32_t *idx, const void *src, size_t src_st
     }
 }
 
-void rl_x32_gather__avx512(size_t rows, size_t m, const int32_t *idx, const void *src,
-                           size_t src_stride, void *dst, size_t dst_stride) {
-    gather(rows, m, idx, src, src_stride, dst, dst_stride, false);
-}
-
-/* The same with non-temporal stores where every destination row starts on a 64-byte line
+/* With `stream`, non-temporal stores where every destination row starts on a 64-byte line
  * (then every full 16-lane store covers one line), fenced before returning. */
-void rl_x32_gather_stream__avx512(size_t rows, size_t m, const int32_t *idx, const void *src,
-                                  size_t src_stride, void *dst, size_t dst_stride) {
-    if ((((uintptr_t)dst | dst_stride) & 63) != 0) {
+void rl_x32_gather__avx512(RL_GATHER_PARAMS) {
+    if (!stream || (((uintptr_t)dst | dst_stride) & 63) != 0) {
         gather(rows, m, idx, src, src_stride, dst, dst_stride, false);
         return;
     }

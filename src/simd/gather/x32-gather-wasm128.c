@@ -13,8 +13,8 @@ static inline void copy_tail(size_t i, size_t m, const int32_t *idx, const char 
     for (; i < m; ++i) memcpy(d + i * 4, s + (ptrdiff_t)idx[i] * 4, 4);
 }
 
-void rl_x32_gather__wasm128(size_t rows, size_t m, const int32_t *idx, const void *src,
-                            size_t src_stride, void *dst, size_t dst_stride) {
+void rl_x32_gather__wasm128(RL_GATHER_PARAMS) {
+    (void)stream; /* plain stores */
     size_t r = 0;
     for (; r + 2 <= rows; r += 2) {
         const char *s0 = (const char *)src + r * src_stride, *s1 = s0 + src_stride;

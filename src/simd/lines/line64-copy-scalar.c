@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-void rl_line64_copy__scalar(size_t n1, size_t n0, const void *src, size_t src_stride1,
-                           size_t src_stride0, void *dst, size_t dst_stride1, size_t dst_stride0) {
+void rl_line64_copy__scalar(RL_LINES_PARAMS) {
+    (void)stream; /* plain stores */
     for (size_t i = 0; i < n1; ++i)
         for (size_t j = 0; j < n0; ++j)
             memcpy((char *)dst + i * dst_stride1 + j * dst_stride0,

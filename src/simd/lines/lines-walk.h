@@ -36,11 +36,11 @@ copy_lines_any(size_t n1, size_t n0, const char *s, size_t ss1, size_t ss0, char
 }
 
 #define RL_LINES_KERNEL(name)                                                                      \
-    void name(size_t n1, size_t n0, const void *src, size_t ss1, size_t ss0, void *dst,           \
-              size_t ds1, size_t ds0) {                                                            \
+    void name(RL_LINES_PARAMS) {                                                                   \
         const char *s = (const char *)src;                                                         \
         char *d = (char *)dst;                                                                     \
-        if ((((uintptr_t)d | ds1 | ds0) & 63) == 0) {                                              \
+        const size_t ss1 = src_stride1, ss0 = src_stride0, ds1 = dst_stride1, ds0 = dst_stride0;   \
+        if (stream && (((uintptr_t)d | ds1 | ds0) & 63) == 0) {                                    \
             copy_lines_any(n1, n0, s, ss1, ss0, d, ds1, ds0, true);                                \
             _mm_sfence();                                                                          \
         } else {                                                                                   \

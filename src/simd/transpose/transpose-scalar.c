@@ -27,9 +27,8 @@ transpose_one(size_t es, size_t rows, size_t cols, const char *src, size_t src_s
 }
 
 #define RL_DEFINE_SCALAR_TRANSPOSE(bits)                                                       \
-    void rl_x##bits##_transpose__scalar(size_t n, size_t rows, size_t cols, const void *src,   \
-                                        ptrdiff_t src_step, size_t src_stride, void *dst,      \
-                                        ptrdiff_t dst_step, size_t dst_stride, size_t pad) {   \
+    void rl_x##bits##_transpose__scalar(RL_TRANSPOSE_PARAMS) {                                 \
+        (void)stream; /* plain stores: a scalar loop writes no whole lines */                  \
         for (size_t b = 0; b < n; ++b)                                                         \
             transpose_one(bits / 8, rows, cols, (const char *)src + (ptrdiff_t)b * src_step,   \
                           src_stride, (char *)dst + (ptrdiff_t)b * dst_step, dst_stride, pad); \

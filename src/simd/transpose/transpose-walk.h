@@ -24,7 +24,7 @@
  *                     transpose with `pad` writes its zeros with its data, as whole rows
  *   RL_INLINE       its always-inline storage class
  * and gets transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride,
- * pad, stream), the kernel's body. */
+ * pad, stream), the kernel's body, and RL_TRANSPOSE_KERNEL(name), its entry. */
 #ifndef RL_SIMD_TRANSPOSE_WALK_H
 #define RL_SIMD_TRANSPOSE_WALK_H
 
@@ -373,5 +373,20 @@ static inline void transpose_any(size_t n, size_t rows, size_t cols, const void 
         transpose_one(rows, cols, s + (ptrdiff_t)b * src_step, src_stride,
                       d + (ptrdiff_t)b * dst_step, dst_stride, pad, stream);
 }
+
+/* The entry of a kernel: `stream` reaches the walk only where the file has streaming tiles
+ * (the walk also prefetches ahead only for them), and streaming stores, being weakly ordered,
+ * are fenced before the kernel returns and the pool reports the work done. */
+#if RL_STREAM_TILE
+#define RL_STREAM_FENCE(stream) ((stream) ? _mm_sfence() : (void)0)
+#else
+#define RL_STREAM_FENCE(stream) ((void)(stream))
+#endif
+#define RL_TRANSPOSE_KERNEL(name)                                                                  \
+    void name(RL_TRANSPOSE_PARAMS) {                                                               \
+        transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride, pad,    \
+                      stream && RL_STREAM_TILE);                                                   \
+        RL_STREAM_FENCE(stream && RL_STREAM_TILE);                                                 \
+    }
 
 #endif

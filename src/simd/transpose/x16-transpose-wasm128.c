@@ -181,9 +181,4 @@ RL_INLINE void unzip_block(int c, const uint8_t *s, uint8_t *d, size_t ds) {
 /* ---- the walks around tiles and blocks, and the entry: transpose-walk.h ---------------- */
 #include "transpose-walk.h"
 
-void rl_x16_transpose_16x8__wasm128(size_t n, size_t rows, size_t cols, const void *src,
-                                    ptrdiff_t src_step, size_t src_stride, void *dst,
-                                    ptrdiff_t dst_step, size_t dst_stride, size_t pad) {
-    transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride, pad,
-                  false);
-}
+RL_TRANSPOSE_KERNEL(rl_x16_transpose_16x8__wasm128)

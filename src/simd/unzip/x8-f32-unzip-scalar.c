@@ -5,8 +5,7 @@
 #include "convert.h"
 
 #define RL_DEFINE_SCALAR_UNZIP(name, load)                                                     \
-    void name(size_t n, size_t c, size_t k, const void *src, void *dst, size_t dst_stride,     \
-              const rl_cvt_params_t *p) {                                                      \
+    void name(RL_UNZIP_F32_PARAMS) {                                                           \
         const unsigned char *s = (const unsigned char *)src;                                   \
         for (size_t ch = 0; ch < c; ++ch) {                                                    \
             char *d = (char *)dst + ch * dst_stride;                                           \
