@@ -9,15 +9,15 @@ static rl_kernel_table_t tables[RL_ISA_MAX_LEVEL + 1];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
-#define RL_TAKE(slot, isa_, fn_)                                                               \
+#define RL_TAKE(slot, isa_, fn_)                                                                   \
     if ((isa_) <= level && !(slot).fn) (slot).fn = fn_, (slot).name = #fn_, (slot).isa = (isa_);
-#define RL_TRANSPOSE(isa, bits, fn) RL_TAKE(t->transpose[rl_log2_size((bits) / 8)], isa, fn)
-#define RL_GATHER(isa, bits, fn) RL_TAKE(t->gather[rl_log2_size((bits) / 8)], isa, fn)
-#define RL_CVT_TO_F32(isa, dt, fn) RL_TAKE(t->to_f32[dt], isa, fn)
+#define RL_TRANSPOSE(isa, bits, fn)  RL_TAKE(t->transpose[rl_log2_size((bits) / 8)], isa, fn)
+#define RL_GATHER(isa, bits, fn)     RL_TAKE(t->gather[rl_log2_size((bits) / 8)], isa, fn)
+#define RL_CVT_TO_F32(isa, dt, fn)   RL_TAKE(t->to_f32[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], isa, fn)
-#define RL_UNZIP_F32(isa, dt, fn) RL_TAKE(t->unzip_f32[dt], isa, fn)
-#define RL_LINES(isa, fn) RL_TAKE(t->lines, isa, fn)
-#define RL_AFFINE_F32(isa, fn) RL_TAKE(t->affine_f32, isa, fn)
+#define RL_UNZIP_F32(isa, dt, fn)    RL_TAKE(t->unzip_f32[dt], isa, fn)
+#define RL_LINES(isa, fn)            RL_TAKE(t->lines, isa, fn)
+#define RL_AFFINE_F32(isa, fn)       RL_TAKE(t->affine_f32, isa, fn)
 #include "simd/cvt/cvt.inc"
 #include "simd/transpose/transpose.inc"
 #include "simd/gather/gather.inc"

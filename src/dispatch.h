@@ -11,11 +11,11 @@
 #define RL_DT_COUNT (RL_U8 + 1)
 
 /* A kernel slot: the function, its name (e.g. "rl_x32_transpose_16x16__avx512") and ISA. */
-#define RL_KERNEL_SLOT(fn_type)                                                                \
-    struct {                                                                                   \
-        fn_type fn;                                                                            \
-        const char *name;                                                                      \
-        rl_isa_t isa;                                                                          \
+#define RL_KERNEL_SLOT(fn_type)                                                                    \
+    struct {                                                                                       \
+        fn_type fn;                                                                                \
+        const char *name;                                                                          \
+        rl_isa_t isa;                                                                              \
     }
 typedef RL_KERNEL_SLOT(rl_transpose_fn) rl_transpose_slot_t;
 typedef RL_KERNEL_SLOT(rl_gather_fn) rl_gather_slot_t;

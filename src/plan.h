@@ -11,7 +11,8 @@
 #define RL_PLAN_H
 
 #include "dispatch.h"
-#include "ref_exec.h"
+#include "problem.h"
+#include "threadpool.h"
 
 #include <stdbool.h>
 
@@ -24,20 +25,31 @@ typedef struct {
     rl_dim_t q[RL_Q_COUNT];    /* index strides into the scale / zero-point arrays */
 } rl_plan_node_t;
 
+/* The kind of a region: which kernel families run it, and how (plan_exec.c has a runner per
+ * kind). K0, K1, K2 are the region's innermost nodes. "_CVT" kinds stage the source elements
+ * in destination order in a small buffer, then convert them into the destination. */
 typedef enum {
-    RL_PK_ZERO,      /* destination padding: write zeros */
-    RL_PK_CONTIG,    /* innermost node contiguous on both sides: memcpy or a conversion */
-    RL_PK_TRANSPOSE, /* innermost node dst-contiguous, node K1 src-contiguous: 2-D transpose */
-    RL_PK_GATHER,    /* innermost node dst-contiguous, source strided everywhere */
-    RL_PK_TABLE,     /* short dst runs that fold on the destination only: an index table */
-    RL_PK_UNZIP,     /* a transpose of <= 4 interleaved 8-bit channels to f32 planes, fused with
-                        the source conversion (RGB/RGBA bytes -> NCHW): no staging */
-    RL_PK_LINES,     /* a streaming copy of 64-byte runs (K0; nhwc <-> nChw16c f32), in
-                        source order where few destination streams allow: one kernel call per
-                        work item */
-    RL_PK_NARROW,    /* a converting transpose that narrows (f32 -> s8/u8/bf16/f16): the
-                        source runs along K1 converted into the staging buffer, which is then
-                        transposed as the destination type */
+    RL_PK_ZERO,          /* destination padding: zeros */
+    RL_PK_COPY,          /* K0 contiguous on both sides, same type: memcpy or the line kernel */
+    RL_PK_CVT,           /* K0 contiguous on both sides, converting: the conversion kernels */
+    RL_PK_TRANSPOSE,     /* K0 dst-contiguous, K1 src-contiguous: the transpose kernel, K2 as
+                            its batch, with the destination padding after each run (`pad`) */
+    RL_PK_TRANSPOSE_CVT, /* the same, converting */
+    RL_PK_CVT_TRANSPOSE, /* a converting transpose that narrows (f32 -> s8/u8/bf16/f16): the
+                            source runs along K1 converted into the staging buffer, which is
+                            then transposed as the destination type */
+    RL_PK_STRIDED,       /* K0 dst-contiguous, the source strided everywhere: the transpose
+                            kernel with one column per problem, batched over K1 */
+    RL_PK_STRIDED_CVT,   /* the same, converting */
+    RL_PK_GATHER,        /* short dst runs that fold on the destination only: the gather kernel
+                            through an index table (`table`) */
+    RL_PK_GATHER_CVT,    /* the same, converting */
+    RL_PK_UNZIP,         /* <= 4 interleaved 8-bit channels (K1) to f32 planes, fused with the
+                            source conversion (RGB/RGBA bytes -> NCHW): the unzip kernel */
+    RL_PK_LINES,         /* a streaming copy of 64-byte runs (K0; nhwc <-> nChw16c f32), in
+                            source order where few destination streams allow: the line kernel,
+                            one call per work item */
+    RL_PK_COUNT
 } rl_plan_kernel_t;
 
 #define RL_PLAN_STAGE_BYTES 16384 /* the staging buffer of a converting move (plan_exec.c) */
@@ -52,7 +64,7 @@ typedef struct {
     rl_dim_t blk[3]; /* block of K0, K1, K2 handled by one work item (1 for absent nodes) */
     rl_dim_t pad;    /* RL_PK_TRANSPOSE: zeros after each destination run of K0 (the padding of
                         a blocked layout's last block, written with the data) */
-    int32_t *table;  /* RL_PK_TABLE: source offsets of K0's elements (owned) */
+    int32_t *table;  /* RL_PK_GATHER(_CVT): source offsets of K0's elements (owned) */
 } rl_plan_region_t;
 
 static inline rl_dim_t rl_min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
@@ -77,7 +89,7 @@ typedef struct {
     bool stream, cvt_stream;
     /* The kernels, chosen once for the plan's ISA level, types and widths: */
     rl_transpose_slot_t transpose;        /* by the source element size */
-    rl_transpose_slot_t transpose_narrow; /* by the destination element size (RL_PK_NARROW) */
+    rl_transpose_slot_t transpose_narrow; /* by the destination size (RL_PK_CVT_TRANSPOSE) */
     rl_gather_slot_t gather;              /* by the source element size */
     rl_to_f32_slot_t to_f32;              /* by the source type */
     rl_from_f32_slot_t from_f32;          /* by the destination type */
@@ -90,10 +102,10 @@ typedef struct {
 
 /* Builds the plan of e (its geometry, shuffle, quantization and sum) for kernels of `isa`.
  * Returns false, with *plan empty, when the plan does not cover the problem. */
-bool rl_plan_build(rl_plan_t *plan, const rl_ref_exec_t *e, rl_isa_t isa);
+bool rl_plan_build(rl_plan_t *plan, const rl_problem_t *e, rl_isa_t isa);
 void rl_plan_free(rl_plan_t *plan);
 /* Runs the plan; same contract as rl_ref_exec_run. */
-void rl_plan_run(const rl_plan_t *plan, const rl_ref_exec_t *e, rl_threadpool_t *pool,
+void rl_plan_run(const rl_plan_t *plan, const rl_problem_t *e, rl_threadpool_t *pool,
                  const char *src, char *dst, const void *const qvals[RL_Q_COUNT]);
 /* Writes a readable dump of the plan (RL_VERBOSE=2 and the plan tests). */
 void rl_plan_format(const rl_plan_t *plan, char *buf, size_t len);

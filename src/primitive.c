@@ -27,7 +27,7 @@ static void describe_mds(const_rl_primitive_t p, char *buf, size_t len) {
 }
 
 rl_status_t rl_primitive_finish(rl_primitive_t p, rl_primitive_t *out, double t0_ms) {
-    p->has_plan = rl_plan_build(&p->plan, &p->ref, rl_cpu_isa_effective());
+    p->has_plan = rl_plan_build(&p->plan, &p->problem, rl_cpu_isa_effective());
     if (p->has_plan)
         snprintf(p->impl_name, sizeof p->impl_name, "%s", p->plan.impl);
     else
@@ -93,7 +93,7 @@ rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int
     CHECK_STATUS(require_arg(nargs, args, p->dst_arg, arg_name(p->dst_arg), &dst));
     const void *qv[RL_Q_COUNT] = {NULL};
     for (int j = 0; j < RL_Q_COUNT; ++j) {
-        const rl_quant_t *q = &p->ref.q[j];
+        const rl_quant_t *q = &p->problem.q[j];
         if (!q->present) continue;
         if (q->runtime) {
             void *ptr;
@@ -106,9 +106,9 @@ rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int
     const bool verbose = rl_verbose_level() >= 1;
     const double t0 = verbose ? rl_now_ms() : 0.0;
     if (p->has_plan)
-        rl_plan_run(&p->plan, &p->ref, p->engine->pool, src, dst, qv);
+        rl_plan_run(&p->plan, &p->problem, p->engine->pool, src, dst, qv);
     else
-        rl_ref_exec_run(&p->ref, p->engine->pool, src, dst, qv);
+        rl_ref_exec_run(&p->problem, p->engine->pool, src, dst, qv);
     if (verbose) {
         char mds[1100];
         describe_mds(p, mds, sizeof mds);
@@ -128,7 +128,7 @@ const char *rl_primitive_impl_name(const_rl_primitive_t p) { return p ? p->impl_
 
 rl_status_t rl_primitive_destroy(rl_primitive_t p) {
     if (p == NULL) return RL_SUCCESS;
-    for (int j = 0; j < RL_Q_COUNT; ++j) rl_free(p->ref.q[j].values);
+    for (int j = 0; j < RL_Q_COUNT; ++j) rl_free(p->problem.q[j].values);
     rl_plan_free(&p->plan);
     rl_free(p);
     return RL_SUCCESS;

@@ -14,7 +14,7 @@ struct rl_primitive {
     int src_arg, dst_arg;
     char impl_name[48];
     char info[192]; /* attributes or shuffle parameters, for the verbose log */
-    rl_ref_exec_t ref; /* the problem, and the executor when no plan covers it */
+    rl_problem_t problem; /* what the plan, or the reference executor, runs */
     bool has_plan;
     rl_plan_t plan;
 };

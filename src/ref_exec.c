@@ -3,20 +3,6 @@
 
 #include <string.h>
 
-static void dim_maps(rl_dim_map_t *maps, const rl_md_t *md) {
-    for (int d = 0; d < md->ndims; ++d) {
-        maps[d].nblks = 0;
-        maps[d].stride = md->blk.strides[d];
-    }
-    rl_dim_t box_stride = 1;
-    for (int k = md->blk.inner_nblks - 1; k >= 0; --k) {
-        rl_dim_map_t *m = &maps[md->blk.inner_idxs[k]];
-        m->blk[m->nblks] = md->blk.inner_blks[k];
-        m->blk_stride[m->nblks++] = box_stride;
-        box_stride *= md->blk.inner_blks[k];
-    }
-}
-
 static inline rl_dim_t dim_offset(const rl_dim_map_t *m, rl_dim_t i) {
     rl_dim_t off = 0;
     for (int k = 0; k < m->nblks; ++k) {
@@ -26,28 +12,7 @@ static inline rl_dim_t dim_offset(const rl_dim_map_t *m, rl_dim_t i) {
     return off + i * m->stride;
 }
 
-void rl_ref_exec_init(rl_ref_exec_t *e, const rl_md_t *src, const rl_md_t *dst) {
-    memset(e, 0, sizeof *e);
-    e->ndims = dst->ndims;
-    for (int d = 0; d < dst->ndims; ++d)
-        e->dims[d] = dst->dims[d], e->padded[d] = dst->padded_dims[d];
-    char unused[8];
-    rl_md_match_tag(dst, unused, sizeof unused, e->order);
-    dim_maps(e->src_map, src);
-    dim_maps(e->dst_map, dst);
-    e->src_offset0 = src->offset0;
-    e->dst_offset0 = dst->offset0;
-    e->src_es = rl_dt_size(src->data_type);
-    e->dst_es = rl_dt_size(dst->data_type);
-    e->src_dt = src->data_type;
-    e->dst_dt = dst->data_type;
-    e->shuffle_axis = -1;
-    e->load_src = rl_load_f32_for(src->data_type);
-    e->load_dst = rl_load_f32_for(dst->data_type);
-    e->store_dst = rl_store_f32_for(dst->data_type);
-}
-
-static inline rl_dim_t src_index(const rl_ref_exec_t *e, int d, rl_dim_t i) {
+static inline rl_dim_t src_index(const rl_problem_t *e, int d, rl_dim_t i) {
     if (d != e->shuffle_axis) return i;
     return (i % e->shuffle_rows) * e->shuffle_cols + i / e->shuffle_rows;
 }
@@ -59,7 +24,7 @@ typedef struct {
     bool in_padding; /* an outer index lies in the padded area */
 } row_t;
 
-static inline void copy_row(const rl_ref_exec_t *e, int d, const row_t *r, const char *src,
+static inline void copy_row(const rl_problem_t *e, int d, const row_t *r, const char *src,
                             char *dst, rl_dim_t n, size_t es) {
     for (rl_dim_t i = 0; i < n; ++i) {
         const rl_dim_t so = r->src_base + dim_offset(&e->src_map[d], src_index(e, d, i));
@@ -68,7 +33,7 @@ static inline void copy_row(const rl_ref_exec_t *e, int d, const row_t *r, const
     }
 }
 
-static void convert_row(const rl_ref_exec_t *e, int d, const row_t *r, const char *src, char *dst,
+static void convert_row(const rl_problem_t *e, int d, const row_t *r, const char *src, char *dst,
                         rl_dim_t n, const void *const qv[RL_Q_COUNT]) {
     const rl_quant_t *q = e->q;
     for (rl_dim_t i = 0; i < n; ++i) {
@@ -94,14 +59,14 @@ static void convert_row(const rl_ref_exec_t *e, int d, const row_t *r, const cha
     }
 }
 
-static void zero_row(const rl_ref_exec_t *e, int d, const row_t *r, char *dst, rl_dim_t from,
+static void zero_row(const rl_problem_t *e, int d, const row_t *r, char *dst, rl_dim_t from,
                      rl_dim_t to) {
     for (rl_dim_t i = from; i < to; ++i)
         memset(dst + (r->dst_base + dim_offset(&e->dst_map[d], i)) * (rl_dim_t)e->dst_es, 0,
                e->dst_es);
 }
 
-static void run_row(const rl_ref_exec_t *e, const row_t *r, const char *src, char *dst,
+static void run_row(const rl_problem_t *e, const row_t *r, const char *src, char *dst,
                     const void *const qv[RL_Q_COUNT]) {
     const int d = e->order[e->ndims - 1];
     const rl_dim_t n = r->in_padding ? 0 : e->dims[d];
@@ -118,7 +83,7 @@ static void run_row(const rl_ref_exec_t *e, const row_t *r, const char *src, cha
 }
 
 typedef struct {
-    const rl_ref_exec_t *e;
+    const rl_problem_t *e;
     const char *src;
     char *dst;
     const void *const *qv;
@@ -127,7 +92,7 @@ typedef struct {
 /* Runs the rows [begin, end) of the outer loop nest (all loops but the innermost). */
 static void run_rows(void *ctx, size_t begin, size_t end) {
     const job_t *job = ctx;
-    const rl_ref_exec_t *e = job->e;
+    const rl_problem_t *e = job->e;
     const int n = e->ndims;
     rl_dim_t idx[RL_MAX_NDIMS] = {0};
     size_t rest = begin; /* mixed-radix decomposition of the first row */
@@ -155,7 +120,7 @@ static void run_rows(void *ctx, size_t begin, size_t end) {
     }
 }
 
-void rl_ref_exec_run(const rl_ref_exec_t *e, rl_threadpool_t *pool, const char *src, char *dst,
+void rl_ref_exec_run(const rl_problem_t *e, rl_threadpool_t *pool, const char *src, char *dst,
                      const void *const qv[RL_Q_COUNT]) {
     size_t rows = 1, elems = 1;
     for (int d = 0; d < e->ndims; ++d) elems *= (size_t)e->padded[d];

@@ -54,7 +54,7 @@ static void describe_quant(char *buf, size_t len, const char *name, const char *
 }
 
 static rl_status_t setup_attrs(rl_primitive_t p, const_rl_attr_t attr) {
-    rl_ref_exec_t *e = &p->ref;
+    rl_problem_t *e = &p->problem;
     if (attr == NULL) return RL_SUCCESS;
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_SRC_SCALE], &attr->scales[RL_ATTR_SRC], &p->src_md,
                                false, RL_ARG_ATTR_SCALES | RL_ARG_SRC, "src scales"));
@@ -80,7 +80,7 @@ static rl_status_t setup_attrs(rl_primitive_t p, const_rl_attr_t attr) {
     return RL_SUCCESS;
 }
 
-static bool has_attrs(const rl_ref_exec_t *e) {
+static bool has_attrs(const rl_problem_t *e) {
     for (int j = 0; j < RL_Q_COUNT; ++j)
         if (e->q[j].present) return true;
     return e->has_sum;
@@ -120,12 +120,12 @@ rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_me
     }
     prim->src_arg = RL_ARG_SRC;
     prim->dst_arg = RL_ARG_DST;
-    rl_ref_exec_init(&prim->ref, &prim->src_md, &prim->dst_md);
+    rl_problem_init(&prim->problem, &prim->src_md, &prim->dst_md);
     const rl_status_t st = setup_attrs(prim, attr);
     if (st != RL_SUCCESS) {
         rl_primitive_destroy(prim);
         return st;
     }
-    prim->ref.pure_copy = src->data_type == prim->dst_md.data_type && !has_attrs(&prim->ref);
+    prim->problem.pure_copy = src->data_type == prim->dst_md.data_type && !has_attrs(&prim->problem);
     return rl_primitive_finish(prim, p, t0);
 }

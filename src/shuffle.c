@@ -17,13 +17,13 @@ static rl_status_t create(rl_primitive_t *p, rl_engine_t engine, const_rl_memory
     prim->src_md = prim->dst_md = *md;
     prim->src_arg = forward ? RL_ARG_SRC : RL_ARG_DIFF_DST;
     prim->dst_arg = forward ? RL_ARG_DST : RL_ARG_DIFF_SRC;
-    rl_ref_exec_init(&prim->ref, md, md);
+    rl_problem_init(&prim->problem, md, md);
     const rl_dim_t c = md->dims[axis];
     if (!forward && c > 0) g = c / g; /* backward is forward with G -> C/G */
-    prim->ref.pure_copy = true;
-    prim->ref.shuffle_axis = axis;
-    prim->ref.shuffle_rows = g > 0 ? c / g : 0;
-    prim->ref.shuffle_cols = g;
+    prim->problem.pure_copy = true;
+    prim->problem.shuffle_axis = axis;
+    prim->problem.shuffle_rows = g > 0 ? c / g : 0;
+    prim->problem.shuffle_cols = g;
     snprintf(prim->info, sizeof prim->info, "%s", info);
     return rl_primitive_finish(prim, p, t0);
 }

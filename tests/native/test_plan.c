@@ -71,9 +71,9 @@ int main(void) {
     CHECK_STATUS(rl_engine_create(&engine, 1), RL_SUCCESS);
 
     /* identical layouts fold to one contiguous node */
-    reorder_case("f32:nchw:2x3x4x5", "f32:nchw:2x3x4x5", "\n  [0] contig off=0/0 nodes(n:src/dst) 120:1/1");
+    reorder_case("f32:nchw:2x3x4x5", "f32:nchw:2x3x4x5", "\n  [0] copy off=0/0 nodes(n:src/dst) 120:1/1");
     /* size-1 dims vanish: nchw -> nhwc with C = 1 is a copy */
-    reorder_case("f32:nchw:2x1x4x5", "f32:nhwc:2x1x4x5", "\n  [0] contig off=0/0 nodes(n:src/dst) 40:1/1");
+    reorder_case("f32:nchw:2x1x4x5", "f32:nhwc:2x1x4x5", "\n  [0] copy off=0/0 nodes(n:src/dst) 40:1/1");
     /* the 2-D transpose: HW folds on both sides, C is dst-innermost, HW src-contiguous */
     reorder_case("f32:nchw:2x16x3x3", "f32:nhwc:2x16x3x3",
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 2:144/144 9:1/16 16:9/1");
@@ -93,27 +93,27 @@ int main(void) {
     /* not fused: a one-channel tail is a copy; a conversion stages its transposes */
     reorder_case("f32:nchw:1x17x5x5", "f32:nChw16c:1x17x5x5",
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
-                 "\n  [1] contig off=400/400 nodes(n:src/dst) 25:1/16 1:1/1"
+                 "\n  [1] copy off=400/400 nodes(n:src/dst) 25:1/16 1:1/1"
                  "\n  [2] zero off=0/401 nodes(n:src/dst) 25:0/16 15:0/1");
     /* a narrowing conversion converts the source runs (K1, 25 pixels) first, then
      * transposes 16-bit elements; a widening one transposes first */
     reorder_case("f32:nchw:1x30x5x5", "bf16:nChw16c:1x30x5x5",
-                 "\n  [0] narrow off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
-                 "\n  [1] narrow off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
+                 "\n  [0] cvt+transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
+                 "\n  [1] cvt+transpose off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
                  "\n  [2] zero off=0/414 nodes(n:src/dst) 25:0/16 2:0/1");
     reorder_case("bf16:nchw:1x30x5x5", "f32:nChw16c:1x30x5x5",
-                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
-                 "\n  [1] transpose off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
+                 "\n  [0] transpose+cvt off=0/0 nodes(n:src/dst) 25:1/16 16:25/1"
+                 "\n  [1] transpose+cvt off=400/400 nodes(n:src/dst) 25:1/16 14:25/1"
                  "\n  [2] zero off=0/414 nodes(n:src/dst) 25:0/16 2:0/1");
     /* source runs under a cache line (an RGB pixel's 3 channels) stay transpose-first */
     reorder_case("f32:nhwc:1x3x4x5", "u8:nchw:1x3x4x5",
-                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
+                 "\n  [0] transpose+cvt off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
     /* 8c -> 16c: C cut at 16 and 8 (the chain 1 | 8 | 16); the 8-blocks copy contiguously */
     reorder_case("f32:nChw8c:1x32x2x2", "f32:nChw16c:1x32x2x2",
-                 "\n  [0] contig off=0/0 nodes(n:src/dst) 2:64/64 4:8/16 2:32/8 8:1/1");
+                 "\n  [0] copy off=0/0 nodes(n:src/dst) 2:64/64 4:8/16 2:32/8 8:1/1");
     /* nhwc -> nChw16c: rows of 16 contiguous channels */
     reorder_case("f32:nhwc:2x32x3x3", "f32:nChw16c:2x32x3x3",
-                 "\n  [0] contig off=0/0 nodes(n:src/dst) 2:288/288 2:16/144 9:32/16 16:1/1");
+                 "\n  [0] copy off=0/0 nodes(n:src/dst) 2:288/288 2:16/144 9:32/16 16:1/1");
     /* ... and past the streaming size (rl_cpu_stream_threshold, here for caches under 800
      * MiB), in source order through the line-copy kernel where the ISA has a streaming one:
      * K1 the next 16 channels, K2 the pixels */
@@ -121,7 +121,7 @@ int main(void) {
                  rl_kernel_table(rl_cpu_isa_effective())->lines.isa != RL_ISA_SCALAR
                      ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:256/16 "
                        "16:16/50176 16:1/1"
-                     : "\n  [0] contig off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
+                     : "\n  [0] copy off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
                        "3136:256/16 16:1/1");
     /* the way back has thousands of destination streams in source order: destination order,
      * still the line-copy kernel (one fence per work item) */
@@ -129,13 +129,13 @@ int main(void) {
                  rl_kernel_table(rl_cpu_isa_effective())->lines.isa != RL_ISA_SCALAR
                      ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
                        "16:50176/16 16:1/1"
-                     : "\n  [0] contig off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
+                     : "\n  [0] copy off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
                        "16:50176/16 16:1/1");
     /* no unit dst stride: element by element (a unit node is added); 3x4 still folds */
-    reorder_case("f32:ab:3x4", "f32:8x2:3x4", "\n  [0] contig off=0/0 nodes(n:src/dst) 12:1/2 1:1/1");
+    reorder_case("f32:ab:3x4", "f32:8x2:3x4", "\n  [0] copy off=0/0 nodes(n:src/dst) 12:1/2 1:1/1");
     /* short strided runs, but 2 x 1031 rows admit no table of 32..1024: the nodes stay whole */
     reorder_case("f32:2x4125:2062x4", "f32:ab:2062x4",
-                 "\n  [0] gather off=0/0 nodes(n:src/dst) 2062:2/4 4:4125/1");
+                 "\n  [0] strided off=0/0 nodes(n:src/dst) 2062:2/4 4:4125/1");
     /* u8 nhwc -> f32 nchw: the image case, a transpose with a conversion, fused (unzip) */
     reorder_case("u8:nhwc:1x3x4x5", "f32:nchw:1x3x4x5",
                  "\n  [0] unzip off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
@@ -144,48 +144,48 @@ int main(void) {
                  "\n  [0] unzip off=0/0 nodes(n:src/dst) 3:1/20 20:4/1");
     /* to bf16 the conversion needs its destination half: transpose + staged conversion */
     reorder_case("u8:nhwc:1x3x4x5", "bf16:nchw:1x3x4x5",
-                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
+                 "\n  [0] transpose+cvt off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
     /* 5 channels are more than an unzip takes */
     reorder_case("u8:nhwc:1x5x4x5", "f32:nchw:1x5x4x5",
-                 "\n  [0] transpose off=0/0 nodes(n:src/dst) 5:1/20 20:5/1");
+                 "\n  [0] transpose+cvt off=0/0 nodes(n:src/dst) 5:1/20 20:5/1");
     /* offsets enter the region's first element */
     reorder_case("f32:ab:4x4:offset0=3", "f32:ba:4x4:offset0=5",
                  "\n  [0] transpose off=3/5 nodes(n:src/dst) 4:1/4 4:4/1");
 
     /* shuffles (group_size G): dst channel a*(C/G) + r reads src channel r*G + a */
-    shuffle_case("f32:nchw:2x8x3x3", 1, 4, "\n  [0] contig off=0/0 nodes(n:src/dst) 2:72/72 4:9/18 2:36/9 9:1/1");
+    shuffle_case("f32:nchw:2x8x3x3", 1, 4, "\n  [0] copy off=0/0 nodes(n:src/dst) 2:72/72 4:9/18 2:36/9 9:1/1");
     shuffle_case("f32:nhwc:2x64x3x3", 1, 4,
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 18:64/64 4:1/16 16:4/1");
     /* tiles under 64 elements use an index table over the dst-contiguous nodes instead:
      * the whole tensor here, and 16-channel blocks x 4 pixels on a blocked axis */
-    shuffle_case("f32:nhwc:2x8x3x3", 1, 4, "\n  [0] table off=0/0 nodes(n:src/dst) 144:0/1");
+    shuffle_case("f32:nhwc:2x8x3x3", 1, 4, "\n  [0] gather off=0/0 nodes(n:src/dst) 144:0/1");
     shuffle_case("f32:nChw16c:2x64x5x5", 1, 4,
-                 "\n  [0] table off=0/0 nodes(n:src/dst) 2:1600/1600 2:2/800 800:0/1");
+                 "\n  [0] gather off=0/0 nodes(n:src/dst) 2:1600/1600 2:2/800 800:0/1");
     /* unless they are an unzip (or zip) of 8 or more per row: every pixel's 2 x 12 in one call */
     shuffle_case("f32:nhwc:2x24x3x3", 1, 2,
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 18:24/24 2:1/12 12:2/1");
     /* ... whose rows are contiguous on both sides: nChw16c g2's 2 x 8 unzip would write 8-element
      * runs a block apart, per pixel; the table takes 16 lanes of a pixel from 2 source blocks */
     shuffle_case("f32:nChw16c:2x32x5x5", 1, 2,
-                 "\n  [0] table off=0/0 nodes(n:src/dst) 2:800/800 800:0/1");
+                 "\n  [0] gather off=0/0 nodes(n:src/dst) 2:800/800 800:0/1");
     /* tables that repeat every 16 entries with one source step grow past 1024 entries, to
      * the largest factor of the next node within 16384 (784 of 3136 pixels), in whole periods
      * (nChw8c: 2 pixels a period); the next node, a channel block, does not keep the period */
     shuffle_case("f32:nChw16c:1x64x56x56", 1, 4,
-                 "\n  [0] table off=0/0 nodes(n:src/dst) 4:12544/12544 4:1/50176 12544:0/1");
+                 "\n  [0] gather off=0/0 nodes(n:src/dst) 4:12544/12544 4:1/50176 12544:0/1");
     shuffle_case("f32:nChw8c:1x64x56x56", 1, 4,
-                 "\n  [0] table off=0/0 nodes(n:src/dst) 2:100352/25088 2:12544/12544 4:1/50176 "
+                 "\n  [0] gather off=0/0 nodes(n:src/dst) 2:100352/25088 2:12544/12544 4:1/50176 "
                  "12544:0/1");
     shuffle_case("f32:nChw16c:1x256x16x16", 1, 4,
-                 "\n  [0] table off=0/0 nodes(n:src/dst) 4:16384/4096 4:1/16384 4096:0/1");
+                 "\n  [0] gather off=0/0 nodes(n:src/dst) 4:16384/4096 4:1/16384 4096:0/1");
     /* a strided source: 4-element runs 2 apart, rows 9 apart; every 16 entries step 36 */
     reorder_case("f32:9x2:4096x4", "f32:ab:4096x4",
-                 "\n  [0] table off=0/0 nodes(n:src/dst) 16384:0/1");
+                 "\n  [0] gather off=0/0 nodes(n:src/dst) 16384:0/1");
     /* ... with a conversion, no more than the staging buffer takes (4096) */
     reorder_case("f32:9x2:4096x4", "bf16:ab:4096x4",
-                 "\n  [0] table off=0/0 nodes(n:src/dst) 4:9216/4096 4096:0/1");
+                 "\n  [0] gather+cvt off=0/0 nodes(n:src/dst) 4:9216/4096 4096:0/1");
     /* group 1 or C is the identity */
-    shuffle_case("f32:nchw:2x8x3x3", 1, 1, "\n  [0] contig off=0/0 nodes(n:src/dst) 144:1/1");
+    shuffle_case("f32:nchw:2x8x3x3", 1, 1, "\n  [0] copy off=0/0 nodes(n:src/dst) 144:1/1");
     /* a group that cuts through a block not along its boundaries: the reference */
     shuffle_case("f32:A8a:20", 0, 10, "(reference)");
 

@@ -1,0 +1,55 @@
+/* The conversion pipeline of a running plan (plan_cvt.c): runs of source elements converted
+ * into destination elements by the plan's conversion kernels, with the parameters of their
+ * quantization indices. plan_exec.c calls it for every converting region kind; it knows
+ * nothing of regions, tiles or threads. */
+#ifndef RL_PLAN_CVT_H
+#define RL_PLAN_CVT_H
+
+#include "plan.h"
+
+/* Contiguous conversions into the destination from this long stream (one fence each). */
+#define RL_PLAN_STREAM_RUN_BYTES 4096
+
+/* What one execution of a plan shares across its work items. */
+typedef struct {
+    const rl_plan_t *p;
+    const rl_problem_t *e;
+    const rl_plan_region_t *r; /* the region being run */
+    const char *src;
+    char *dst;
+    const void *const *qv; /* the value arrays of e->q (owned or runtime) */
+    unsigned ops;          /* RL_CVT_* steps that run */
+    bool to_f32, from_f32; /* which halves of the pipeline do work */
+} rl_plan_job_t;
+
+/* The quantization indices along a run: element i of the run takes idx + i' * step, with
+ * i' = (phase + i) % period (per channel on a channels-last run: period = the channels). */
+typedef struct {
+    const rl_dim_t *idx, *step;
+    rl_dim_t period;
+} rl_qwalk_t;
+
+/* `rows` runs of `len` elements, src_row and dst_row elements apart on each side: run i has
+ * quant index q + i * row_q, stepping by run_q along the run (period len). */
+typedef struct {
+    rl_dim_t rows, len, src_row, dst_row;
+    const rl_dim_t *q, *row_q, *run_q;
+} rl_cvt_runs_t;
+
+/* Sets the job's pipeline steps from the problem's attributes. */
+void rl_plan_job_init(rl_plan_job_t *job, const rl_plan_t *p, const rl_problem_t *e,
+                      const char *src, char *dst, const void *const *qv);
+/* The conversion parameters at quantization index qidx. */
+rl_cvt_params_t rl_plan_cvt_params(const rl_plan_job_t *job, const rl_dim_t qidx[RL_Q_COUNT]);
+/* Whether a present scale or zero point changes along a node of quant strides q. */
+bool rl_plan_varies(const rl_plan_job_t *job, const rl_dim_t q[RL_Q_COUNT]);
+/* Converts n contiguous source elements at s into n destination elements at d, with
+ * streaming stores (where the plan allows them) when `stream`: a long run, one fence. */
+void rl_plan_cvt_run(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t n,
+                     const rl_qwalk_t *w, bool stream);
+/* Converts runs (rl_cvt_runs_t) from s into d; `stream`: d is the destination, which may
+ * take streaming stores, not the staging buffer. */
+void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
+                      bool stream);
+
+#endif
