@@ -2,7 +2,7 @@
 # emcmake). One build tree makes one flavour (RELAYOUT_WASM_SIMD / RELAYOUT_WASM_THREADS) with
 # two glues over the same objects:
 #   js/node/relayout.js   CommonJS, -sENVIRONMENT=node  (EXPORT_ES6 glue fails in Node:
-#                         WASM-NOTES.md), beside a package.json {"type":"commonjs"} so its
+#                         docs/web.md), beside a package.json {"type":"commonjs"} so its
 #                         pthread worker loads inside the "type":"module" npm package;
 #   js/web/relayout.mjs   ES module, -sENVIRONMENT=web,worker.
 # The exports are generated from include/relayout.h: every RL_API function, plus malloc/free.

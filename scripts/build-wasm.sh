@@ -14,7 +14,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dist="$repo/bindings/js/dist"
 jobs=$(nproc 2>/dev/null || echo 2)
-# emcc's JS optimizer needs Debian's acorn (WASM-NOTES.md)
+# emcc's JS optimizer needs Debian's acorn (docs/web.md, Emscripten notes)
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
 command -v emcmake >/dev/null 2>&1 ||

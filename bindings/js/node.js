@@ -1,6 +1,6 @@
 // relayout for Node.js: loads a build's CommonJS glue (Emscripten's ES6 glue fails in Node)
 // and hands it the .wasm bytes read here (the glue's own fetch of a file path fails in
-// Node >= 18). See WASM-NOTES.md.
+// Node >= 18). See docs/web.md, Emscripten notes.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';

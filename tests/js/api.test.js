@@ -141,7 +141,7 @@ for (const build of BUILDS) {
       assert.equal(probe(), p0, 'a 1 MiB block lands at the same address: nothing leaked');
     });
 
-    // bad inputs: tests/js/bad-input.test.js (every row of README's JavaScript table)
+    // bad inputs: tests/js/bad-input.test.js (every row of docs/errors.md's JavaScript table)
 
     test('using disposes', () => {
       const sym = Symbol.dispose ?? Symbol.for('Symbol.dispose');
