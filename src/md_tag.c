@@ -7,7 +7,7 @@
  * Aliases: the RNN names have a table; the CNN names (n c d h w for activations, g o i d h w
  * for weights, upper case = blocked, e.g. "nChw16c", "gOIhw16i16o") are translated letter by
  * letter into positional form through the canonical dim order of their domain. */
-#include "md.h"
+#include "md_tag.h"
 
 #include "error.h"
 

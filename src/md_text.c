@@ -5,6 +5,7 @@
 #include "md.h"
 
 #include "error.h"
+#include "md_tag.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,6 +1,8 @@
 /* The reference executor (see ref_exec.h). */
 #include "ref_exec.h"
 
+#include "md_tag.h"
+
 #include <string.h>
 
 static void dim_maps(rl_dim_map_t *maps, const rl_md_t *md) {
