@@ -36,7 +36,8 @@
 #define WARM_MS        100.0 /* warm-up time per measured function (auto repeats) */
 #define ROUNDS         10    /* the case and its memcpy peer alternate in this many blocks */
 /* Blocks of work faster than this start with an untimed run (cache state as in a steady loop);
- * slower ones do not need it: a cold start costs about one last-level cache of traffic, ~1 ms. */
+ * slower ones do not need it: a cold start costs about one last-level cache of traffic, which
+ * is small against a block this long. */
 #define REWARM_BELOW_MS 50.0
 #define DEFAULT_SEED    0x5EED0007u
 
