@@ -2,7 +2,7 @@
  * relayout-bench — checks and benchmarks relayout's reorder and shuffle primitives on
  * problems written in oneDNN benchdnn's syntax. See usage() (relayout-bench --help).
  *
- * Reused test code (tests/native, not duplicated here):
+ * Reused test code (tests/support, not duplicated here):
  *  - benchdnn_cases: the case syntax, --batch files, the benchdnn form of a case;
  *  - test_harness (+ naive_ref, test_util): --mode=C runs each case exactly as the native test
  *    test_cases does: random inputs with the types' special values, the library's result
@@ -36,7 +36,8 @@
 #define WARM_MS        100.0 /* warm-up time per measured function (auto repeats) */
 #define ROUNDS         10    /* the case and its memcpy peer alternate in this many blocks */
 /* Blocks of work faster than this start with an untimed run (cache state as in a steady loop);
- * slower ones do not need it: a cold start costs about one last-level cache of traffic, ~1 ms. */
+ * slower ones do not need it: a cold start costs about one last-level cache of traffic, which
+ * is small against a block this long. */
 #define REWARM_BELOW_MS 50.0
 #define DEFAULT_SEED    0x5EED0007u
 
@@ -110,7 +111,7 @@ static void usage(FILE *f) {
 "                       derived from S and N, as tests/native/test_cases does.\n"
 "  -h, --help           this text.\n"
 "\n"
-"Case syntax (oneDNN benchdnn; see tests/native/benchdnn_cases.h for every detail):\n"
+"Case syntax (oneDNN benchdnn; see tests/support/benchdnn_cases.h for every detail):\n"
 "  --reorder | --shuffle      select the driver (default --reorder)\n"
 "  --reset                    restore the current driver's defaults\n"
 "  --batch=FILE               read cases from FILE ('#' comments; relative --batch inside a\n"

@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "md_tag.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,19 +31,6 @@ const char *rl_dt_name(rl_data_type_t dt) {
     case RL_U8: return "u8";
     default: return "undef";
     }
-}
-
-rl_dim_t rl_md_block_of_dim(const rl_md_t *md, int d) {
-    rl_dim_t b = 1;
-    for (int k = 0; k < md->blk.inner_nblks; ++k)
-        if (md->blk.inner_idxs[k] == d) b *= md->blk.inner_blks[k];
-    return b;
-}
-
-rl_dim_t rl_md_inner_box(const rl_md_t *md) {
-    rl_dim_t b = 1;
-    for (int k = 0; k < md->blk.inner_nblks; ++k) b *= md->blk.inner_blks[k];
-    return b;
 }
 
 bool rl_md_has_zero_dim(const rl_md_t *md) {
@@ -92,7 +80,8 @@ static bool dense_strides(rl_md_t *md, const int *order) {
     return true;
 }
 
-rl_status_t rl_md_init_from_tag(rl_md_t *md, const rl_tag_t *tag, const char *where) {
+/* Fills md (already holding ndims/dims/dt) from tag: blocks, padded dims, dense strides. */
+static rl_status_t init_from_tag(rl_md_t *md, const rl_tag_t *tag, const char *where) {
     md->is_any = false;
     md->offset0 = 0;
     md->blk.inner_nblks = tag->inner_nblks;
@@ -224,7 +213,7 @@ rl_status_t rl_md_create_with_tag(rl_memory_desc_t *md, int ndims, const rl_dim_
         CHECK_STATUS(rl_tag_parse(&t, tag, where));
         RETURN_IF_AT(where, t.ndims != ndims, RL_INVALID_ARGUMENTS,
                      "tag '%s' has %d dims but ndims is %d", tag, t.ndims, ndims);
-        CHECK_STATUS(rl_md_init_from_tag(&m, &t, where));
+        CHECK_STATUS(init_from_tag(&m, &t, where));
     }
     return rl_md_alloc_copy(md, &m, where);
 }

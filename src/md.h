@@ -8,7 +8,10 @@
  * where B_d is the product of the blocks on dim d. Blocked dims are padded: padded_dims[d] =
  * round_up(dims[d], B_d); the padded area holds zeros after any reorder writes the tensor.
  * Submemory views fold their offsets into offset0 (offsets are block-aligned), so padded
- * offsets never enter the offset formula. */
+ * offsets never enter the offset formula.
+ *
+ * Format tags (parsing, matching a layout to its tag) are md_tag.h's: md.c, md_text.c and
+ * ref_exec.c use them, while md_tag.c needs only this header's type and inline helpers. */
 #ifndef RL_MD_H
 #define RL_MD_H
 
@@ -34,37 +37,29 @@ struct rl_memory_desc {
 };
 typedef struct rl_memory_desc rl_md_t;
 
-/* A parsed positional tag: letter order and inner blocks, before dims are known. */
-typedef struct {
-    int ndims;
-    int order[RL_MAX_NDIMS]; /* dims from outermost to innermost (outer strides) */
-    int inner_nblks;
-    rl_dim_t inner_blks[RL_MAX_NDIMS];
-    int inner_idxs[RL_MAX_NDIMS];
-} rl_tag_t;
+/* The blocking's own products, here rather than in md.c so that md_tag.c (which md.c calls to
+ * parse and match tags) reads a layout without calling back into md.c. */
+static inline rl_dim_t rl_md_block_of_dim(const rl_md_t *md, int d) { /* d's inner blocks */
+    rl_dim_t b = 1;
+    for (int k = 0; k < md->blk.inner_nblks; ++k)
+        if (md->blk.inner_idxs[k] == d) b *= md->blk.inner_blks[k];
+    return b;
+}
 
-/* md_tag.c: parse a tag (positional, alias or blocked). Returns RL_INVALID_ARGUMENTS with a
- * message (attributed to `where`) for unknown tags. "any" is not handled here. */
-rl_status_t rl_tag_parse(rl_tag_t *tag, const char *text, const char *where);
-/* md_tag.c: the positional tag of md's layout ("acdb", "aBcd16b") when its outer strides are
- * the dense ones for some letter order (offset0 aside); false when none matches or buf is too
- * small. order_out (may be NULL) receives the letter order md's strides imply either way. */
-bool rl_md_match_tag(const rl_md_t *md, char *buf, size_t len, int *order_out);
-/* md_tag.c: writes the positional tag of md's blocks with the given letter order. */
-bool rl_md_tag_string(const rl_md_t *md, const int *order, char *buf, size_t len);
+static inline rl_dim_t rl_md_inner_box(const rl_md_t *md) { /* all inner blocks */
+    rl_dim_t b = 1;
+    for (int k = 0; k < md->blk.inner_nblks; ++k) b *= md->blk.inner_blks[k];
+    return b;
+}
 
 /* md.c: building and checking descriptors. */
 size_t rl_dt_size(rl_data_type_t dt); /* 0 for an unknown type */
 const char *rl_dt_name(rl_data_type_t dt);
 rl_status_t rl_md_check_shape(int ndims, const rl_dim_t *dims, rl_data_type_t dt,
                               const char *where);
-/* Fills md (already holding ndims/dims/dt) from tag: blocks, padded dims, dense strides. */
-rl_status_t rl_md_init_from_tag(rl_md_t *md, const rl_tag_t *tag, const char *where);
 /* Checks md's strides (no overlap, >= 0) and that its byte size fits in size_t. */
 rl_status_t rl_md_check_layout(const rl_md_t *md, const char *where);
 rl_status_t rl_md_alloc_copy(rl_memory_desc_t *out, const rl_md_t *md, const char *where);
-rl_dim_t rl_md_block_of_dim(const rl_md_t *md, int d); /* product of d's inner blocks */
-rl_dim_t rl_md_inner_box(const rl_md_t *md);            /* product of all inner blocks */
 bool rl_md_has_zero_dim(const rl_md_t *md);
 /* Element offset (offset0 included) of logical index pos (each 0 <= pos[d] < padded_dims[d]). */
 rl_dim_t rl_md_offset(const rl_md_t *md, const rl_dim_t *pos);

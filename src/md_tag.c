@@ -7,7 +7,7 @@
  * Aliases: the RNN names have a table; the CNN names (n c d h w for activations, g o i d h w
  * for weights, upper case = blocked, e.g. "nChw16c", "gOIhw16i16o") are translated letter by
  * letter into positional form through the canonical dim order of their domain. */
-#include "md.h"
+#include "md_tag.h"
 
 #include "error.h"
 
@@ -17,13 +17,14 @@
 
 #define MAX_BOX ((rl_dim_t)1 << 24) /* largest inner box: far above any real blocking */
 
-static rl_status_t parse_positional(rl_tag_t *t, const char *s, const char *orig,
-                                    const char *where) {
+/* The dim letters at the start of s: t->ndims, t->order, and which dims are upper case. */
+static rl_status_t parse_letters(rl_tag_t *t, bool *blocked, const char *s, const char *orig,
+                                 const char *where) {
     int n = 0;
     while (isalpha((unsigned char)s[n])) ++n;
     RETURN_IF_AT(where, n == 0 || n > RL_MAX_NDIMS, RL_INVALID_ARGUMENTS,
                  "tag '%s' must start with 1 to %d dim letters", orig, RL_MAX_NDIMS);
-    bool seen[RL_MAX_NDIMS] = {false}, blocked[RL_MAX_NDIMS] = {false};
+    bool seen[RL_MAX_NDIMS] = {false};
     t->ndims = n;
     for (int i = 0; i < n; ++i) {
         const int d = tolower((unsigned char)s[i]) - 'a';
@@ -35,22 +36,36 @@ static rl_status_t parse_positional(rl_tag_t *t, const char *s, const char *orig
         blocked[d] = isupper((unsigned char)s[i]) != 0;
         t->order[i] = d;
     }
+    return RL_SUCCESS;
+}
+
+/* The size of the block at *p, which must be followed by a letter; *p moves to the letter. */
+static rl_status_t parse_block_size(rl_dim_t *size, const char **p, const char *orig,
+                                    const char *where) {
+    RETURN_IF_AT(where, !isdigit((unsigned char)**p), RL_INVALID_ARGUMENTS,
+                 "tag '%s': expected a block size at '%s'", orig, *p);
+    *size = 0;
+    while (isdigit((unsigned char)**p)) {
+        *size = *size * 10 + (*(*p)++ - '0');
+        RETURN_IF_AT(where, *size > MAX_BOX, RL_INVALID_ARGUMENTS,
+                     "tag '%s': block size is too large", orig);
+    }
+    RETURN_IF_AT(where, **p == '\0', RL_INVALID_ARGUMENTS,
+                 "tag '%s': block size %lld is not followed by a dim letter", orig,
+                 (long long)*size);
+    return RL_SUCCESS;
+}
+
+/* The inner blocks after the letters, <size><letter> each, each of an upper-case dim. */
+static rl_status_t parse_blocks(rl_tag_t *t, const bool *blocked, const char *p, const char *orig,
+                                const char *where) {
     t->inner_nblks = 0;
     rl_dim_t box = 1;
-    for (const char *p = s + n; *p;) {
+    while (*p) {
         rl_dim_t size = 0;
-        RETURN_IF_AT(where, !isdigit((unsigned char)*p), RL_INVALID_ARGUMENTS,
-                     "tag '%s': expected a block size at '%s'", orig, p);
-        while (isdigit((unsigned char)*p)) {
-            size = size * 10 + (*p++ - '0');
-            RETURN_IF_AT(where, size > MAX_BOX, RL_INVALID_ARGUMENTS,
-                         "tag '%s': block size is too large", orig);
-        }
-        RETURN_IF_AT(where, *p == '\0', RL_INVALID_ARGUMENTS,
-                     "tag '%s': block size %lld is not followed by a dim letter", orig,
-                     (long long)size);
+        CHECK_STATUS(parse_block_size(&size, &p, orig, where));
         const int d = *p - 'a';
-        RETURN_IF_AT(where, !islower((unsigned char)*p) || d >= n || !blocked[d],
+        RETURN_IF_AT(where, !islower((unsigned char)*p) || d >= t->ndims || !blocked[d],
                      RL_INVALID_ARGUMENTS,
                      "tag '%s': a block must name an upper-case dim of the tag, got '%c'", orig,
                      *p);
@@ -65,7 +80,16 @@ static rl_status_t parse_positional(rl_tag_t *t, const char *s, const char *orig
         t->inner_idxs[t->inner_nblks++] = d;
         ++p;
     }
-    for (int d = 0; d < n; ++d) {
+    return RL_SUCCESS;
+}
+
+/* Parses positional tag s; orig is the text the caller was given (an alias), for messages. */
+static rl_status_t parse_positional(rl_tag_t *t, const char *s, const char *orig,
+                                    const char *where) {
+    bool blocked[RL_MAX_NDIMS] = {false};
+    CHECK_STATUS(parse_letters(t, blocked, s, orig, where));
+    CHECK_STATUS(parse_blocks(t, blocked, s + t->ndims, orig, where));
+    for (int d = 0; d < t->ndims; ++d) {
         bool has = false;
         for (int k = 0; k < t->inner_nblks; ++k) has |= t->inner_idxs[k] == d;
         RETURN_IF_AT(where, blocked[d] && !has, RL_INVALID_ARGUMENTS,
@@ -82,35 +106,42 @@ static const struct {
     {"ldio", "abcd"}, {"ldoi", "abdc"},   {"ldgo", "abcd"},
 };
 
+/* The canonical dim order of the domain the n letters of s name (g o i or n c, then d h w,
+ * each once) into canon; its length, or 0 when they are not one domain's dims. */
+static int cnn_canonical_order(const char *s, size_t n, char *canon) {
+    bool has[26] = {false};
+    for (size_t i = 0; i < n; ++i) {
+        const int c = tolower((unsigned char)s[i]) - 'a';
+        if (has[c]) return 0;
+        has[c] = true;
+    }
+    const bool weights = has['o' - 'a'] || has['i' - 'a'] || has['g' - 'a'];
+    int m = 0;
+    if (weights) {
+        if (!has['o' - 'a'] || !has['i' - 'a']) return 0;
+        if (has['g' - 'a']) canon[m++] = 'g';
+        canon[m++] = 'o', canon[m++] = 'i';
+    } else {
+        if (!has['n' - 'a'] || !has['c' - 'a']) return 0;
+        canon[m++] = 'n', canon[m++] = 'c';
+    }
+    /* spatial dims: none, w, hw or dhw */
+    if (has['d' - 'a'] && !has['h' - 'a']) return 0;
+    if (has['h' - 'a'] && !has['w' - 'a']) return 0;
+    if (has['d' - 'a']) canon[m++] = 'd';
+    if (has['h' - 'a']) canon[m++] = 'h';
+    if (has['w' - 'a']) canon[m++] = 'w';
+    return (size_t)m == n ? m : 0; /* else a letter outside the domain */
+}
+
 /* Translates a CNN alias into positional form; false when s is not one. */
 static bool translate_cnn_alias(const char *s, char *out, size_t len) {
     size_t n = 0;
     while (isalpha((unsigned char)s[n])) ++n;
     if (n == 0 || n >= len) return false;
-    bool has[26] = {false};
-    for (size_t i = 0; i < n; ++i) {
-        const int c = tolower((unsigned char)s[i]) - 'a';
-        if (has[c]) return false;
-        has[c] = true;
-    }
-    const bool weights = has['o' - 'a'] || has['i' - 'a'] || has['g' - 'a'];
     char canon[8];
-    int m = 0;
-    if (weights) {
-        if (!has['o' - 'a'] || !has['i' - 'a']) return false;
-        if (has['g' - 'a']) canon[m++] = 'g';
-        canon[m++] = 'o', canon[m++] = 'i';
-    } else {
-        if (!has['n' - 'a'] || !has['c' - 'a']) return false;
-        canon[m++] = 'n', canon[m++] = 'c';
-    }
-    /* spatial dims: none, w, hw or dhw */
-    if (has['d' - 'a'] && !has['h' - 'a']) return false;
-    if (has['h' - 'a'] && !has['w' - 'a']) return false;
-    if (has['d' - 'a']) canon[m++] = 'd';
-    if (has['h' - 'a']) canon[m++] = 'h';
-    if (has['w' - 'a']) canon[m++] = 'w';
-    if ((size_t)m != n) return false; /* a letter outside the domain */
+    const int m = cnn_canonical_order(s, n, canon);
+    if (m == 0) return false;
     size_t o = 0;
     for (const char *p = s; *p; ++p) {
         if (o + 1 >= len) return false;

@@ -5,6 +5,7 @@
 #include "md.h"
 
 #include "error.h"
+#include "md_tag.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -41,83 +42,118 @@ static int parse_dim_list(const char *s, size_t n, rl_dim_t *vals) {
     return count;
 }
 
-rl_status_t rl_md_create_from_string(rl_memory_desc_t *md, const char *text) {
-    RETURN_IF_AT(where, md == NULL, RL_INVALID_ARGUMENTS, "md is NULL");
-    *md = NULL;
-    RETURN_IF_AT(where, text == NULL, RL_INVALID_ARGUMENTS, "text is NULL");
-    const char *field[4];
+/* The text form, field by field, then what the fields say. */
+typedef struct {
+    const char *text;     /* the whole text, for messages */
+    const char *field[4]; /* DT, LAYOUT, DIMS and offset0=N, not terminated */
     size_t flen[4];
-    int nf = 0;
-    for (const char *p = text;; ++nf) {
+    int nf;
+    rl_data_type_t dt;
+    int ndims;
+    rl_dim_t dims[RL_MAX_NDIMS];
+    rl_dim_t offset0;
+    char layout[512];      /* the LAYOUT field, cut at '@' */
+    bool has_strides;      /* strides alone, or after '@' */
+    bool tag_with_strides; /* "TAG@STRIDES": a blocked tag with explicit outer strides */
+    rl_dim_t strides[RL_MAX_NDIMS];
+} md_text_t;
+
+/* Splits the text at ':' into its 3 or 4 fields. */
+static rl_status_t split_fields(md_text_t *t) {
+    for (const char *p = t->text;; ++t->nf) {
         const char *c = strchr(p, ':');
-        RETURN_IF_AT(where, nf == 4, RL_INVALID_ARGUMENTS,
-                     "'%s' has more than 4 ':'-separated fields", text);
-        field[nf] = p;
-        flen[nf] = c ? (size_t)(c - p) : strlen(p);
+        RETURN_IF_AT(where, t->nf == 4, RL_INVALID_ARGUMENTS,
+                     "'%s' has more than 4 ':'-separated fields", t->text);
+        t->field[t->nf] = p;
+        t->flen[t->nf] = c ? (size_t)(c - p) : strlen(p);
         if (!c) {
-            ++nf;
+            ++t->nf;
             break;
         }
         p = c + 1;
     }
-    RETURN_IF_AT(where, nf < 3, RL_INVALID_ARGUMENTS,
-                 "'%s' is not of the form DT:LAYOUT:DIMS (e.g. f32:nchw:1x3x224x224)", text);
-    const rl_data_type_t dt = parse_dt(field[0], flen[0]);
-    RETURN_IF_AT(where, dt == RL_DT_UNDEF, RL_INVALID_ARGUMENTS,
-                 "'%s': unknown data type '%.*s' (f32, bf16, f16, s32, s8, u8)", text,
-                 (int)flen[0], field[0]);
-    rl_dim_t dims[RL_MAX_NDIMS];
-    const int ndims = parse_dim_list(field[2], flen[2], dims);
-    RETURN_IF_AT(where, ndims <= 0, RL_INVALID_ARGUMENTS,
-                 "'%s': dims '%.*s' must be 1 to %d non-negative integers joined by 'x'", text,
-                 (int)flen[2], field[2], RL_MAX_NDIMS);
-    rl_dim_t offset0 = 0;
-    if (nf == 4) {
-        static const char key[] = "offset0=";
-        const size_t kl = sizeof key - 1;
-        rl_dim_t v[RL_MAX_NDIMS];
-        RETURN_IF_AT(where,
-                     flen[3] <= kl || strncmp(field[3], key, kl) != 0 ||
-                         parse_dim_list(field[3] + kl, flen[3] - kl, v) != 1,
-                     RL_INVALID_ARGUMENTS, "'%s': the fourth field must be offset0=N", text);
-        offset0 = v[0];
-    }
+    RETURN_IF_AT(where, t->nf < 3, RL_INVALID_ARGUMENTS,
+                 "'%s' is not of the form DT:LAYOUT:DIMS (e.g. f32:nchw:1x3x224x224)", t->text);
+    return RL_SUCCESS;
+}
 
-    char layout[512];
-    RETURN_IF_AT(where, flen[1] == 0 || flen[1] >= sizeof layout, RL_INVALID_ARGUMENTS,
-                 "'%s': the layout field is empty or too long", text);
-    memcpy(layout, field[1], flen[1]);
-    layout[flen[1]] = '\0';
-    char *at = strchr(layout, '@');
-    const char *strides_text = at ? at + 1 : isdigit((unsigned char)layout[0]) ? layout : NULL;
+/* The DT and DIMS fields. */
+static rl_status_t parse_type_and_dims(md_text_t *t) {
+    t->dt = parse_dt(t->field[0], t->flen[0]);
+    RETURN_IF_AT(where, t->dt == RL_DT_UNDEF, RL_INVALID_ARGUMENTS,
+                 "'%s': unknown data type '%.*s' (f32, bf16, f16, s32, s8, u8)", t->text,
+                 (int)t->flen[0], t->field[0]);
+    t->ndims = parse_dim_list(t->field[2], t->flen[2], t->dims);
+    RETURN_IF_AT(where, t->ndims <= 0, RL_INVALID_ARGUMENTS,
+                 "'%s': dims '%.*s' must be 1 to %d non-negative integers joined by 'x'", t->text,
+                 (int)t->flen[2], t->field[2], RL_MAX_NDIMS);
+    return RL_SUCCESS;
+}
+
+/* The optional fourth field, offset0=N (0 without it). */
+static rl_status_t parse_offset0(md_text_t *t) {
+    static const char key[] = "offset0=";
+    const size_t kl = sizeof key - 1;
+    rl_dim_t v[RL_MAX_NDIMS];
+    t->offset0 = 0;
+    if (t->nf < 4) return RL_SUCCESS;
+    RETURN_IF_AT(where,
+                 t->flen[3] <= kl || strncmp(t->field[3], key, kl) != 0 ||
+                     parse_dim_list(t->field[3] + kl, t->flen[3] - kl, v) != 1,
+                 RL_INVALID_ARGUMENTS, "'%s': the fourth field must be offset0=N", t->text);
+    t->offset0 = v[0];
+    return RL_SUCCESS;
+}
+
+/* The LAYOUT field: a tag, strides (it starts with a digit), or a tag, '@' and strides. */
+static rl_status_t parse_layout(md_text_t *t) {
+    RETURN_IF_AT(where, t->flen[1] == 0 || t->flen[1] >= sizeof t->layout, RL_INVALID_ARGUMENTS,
+                 "'%s': the layout field is empty or too long", t->text);
+    memcpy(t->layout, t->field[1], t->flen[1]);
+    t->layout[t->flen[1]] = '\0';
+    char *at = strchr(t->layout, '@');
+    const char *strides = at ? at + 1 : isdigit((unsigned char)t->layout[0]) ? t->layout : NULL;
     if (at) *at = '\0';
+    t->has_strides = strides != NULL;
+    t->tag_with_strides = at != NULL;
+    RETURN_IF_AT(where, strides && parse_dim_list(strides, strlen(strides), t->strides) != t->ndims,
+                 RL_INVALID_ARGUMENTS, "'%s': the layout needs %d strides joined by 'x'", t->text,
+                 t->ndims);
+    return RL_SUCCESS;
+}
 
+/* Gives m (made from the tag or the strides) the outer strides after '@' and offset0, and
+ * checks the result. */
+static rl_status_t apply_strides_and_offset(rl_md_t *m, const md_text_t *t) {
+    RETURN_IF_AT(where, m->is_any && (t->tag_with_strides || t->offset0 != 0), RL_INVALID_ARGUMENTS,
+                 "'%s': format 'any' takes no strides or offset0", t->text);
+    if (t->tag_with_strides)
+        memcpy(m->blk.strides, t->strides, sizeof(rl_dim_t) * (size_t)t->ndims);
+    m->offset0 = t->offset0;
+    return m->is_any ? RL_SUCCESS : rl_md_check_layout(m, where);
+}
+
+rl_status_t rl_md_create_from_string(rl_memory_desc_t *md, const char *text) {
+    RETURN_IF_AT(where, md == NULL, RL_INVALID_ARGUMENTS, "md is NULL");
+    *md = NULL;
+    RETURN_IF_AT(where, text == NULL, RL_INVALID_ARGUMENTS, "text is NULL");
+    md_text_t t = {.text = text};
+    CHECK_STATUS(split_fields(&t));
+    CHECK_STATUS(parse_type_and_dims(&t));
+    CHECK_STATUS(parse_offset0(&t));
+    CHECK_STATUS(parse_layout(&t));
     rl_memory_desc_t m = NULL;
-    rl_status_t st = RL_SUCCESS;
-    rl_dim_t strides[RL_MAX_NDIMS];
-    if (strides_text &&
-        parse_dim_list(strides_text, strlen(strides_text), strides) != ndims) {
-        return rl_error(RL_INVALID_ARGUMENTS, where,
-                        "'%s': the layout needs %d strides joined by 'x'", text, ndims);
-    }
-    if (strides_text && !at)
-        st = rl_md_create_with_strides(&m, ndims, dims, dt, strides);
+    if (t.has_strides && !t.tag_with_strides)
+        CHECK_STATUS(rl_md_create_with_strides(&m, t.ndims, t.dims, t.dt, t.strides));
     else
-        st = rl_md_create_with_tag(&m, ndims, dims, dt, layout);
-    if (st != RL_SUCCESS) return st;
-    if (m->is_any && (at || offset0 != 0)) {
-        st = rl_error(RL_INVALID_ARGUMENTS, where, "'%s': format 'any' takes no strides or offset0",
-                      text);
-        goto error;
+        CHECK_STATUS(rl_md_create_with_tag(&m, t.ndims, t.dims, t.dt, t.layout));
+    const rl_status_t st = apply_strides_and_offset(m, &t);
+    if (st != RL_SUCCESS) {
+        rl_md_destroy(m);
+        return st;
     }
-    if (at) memcpy(m->blk.strides, strides, sizeof(rl_dim_t) * (size_t)ndims);
-    m->offset0 = offset0;
-    if (!m->is_any && (st = rl_md_check_layout(m, where)) != RL_SUCCESS) goto error;
     *md = m;
     return RL_SUCCESS;
-error:
-    rl_md_destroy(m);
-    return st;
 }
 
 /* Appends text at *o, failing when it does not fit. */

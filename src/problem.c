@@ -1,6 +1,8 @@
 /* The problem of a reorder or shuffle (see problem.h). */
 #include "problem.h"
 
+#include "md_tag.h"
+
 #include <string.h>
 
 /* Each dim's map from the descriptor's blocking: inner blocks innermost first, then the

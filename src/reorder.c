@@ -86,11 +86,9 @@ static bool has_attrs(const rl_problem_t *e) {
     return e->has_sum;
 }
 
-rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_memory_desc_t src,
-                              const_rl_memory_desc_t dst, const_rl_attr_t attr) {
-    const double t0 = rl_now_ms();
-    RETURN_IF_AT(where, p == NULL, RL_INVALID_ARGUMENTS, "p is NULL");
-    *p = NULL;
+/* The arguments a reorder needs: an engine, a concrete source, a destination of its dims. */
+static rl_status_t check_args(rl_engine_t engine, const_rl_memory_desc_t src,
+                              const_rl_memory_desc_t dst) {
     RETURN_IF_AT(where, engine == NULL, RL_INVALID_ARGUMENTS, "engine is NULL");
     RETURN_IF_AT(where, src == NULL, RL_INVALID_ARGUMENTS, "src is NULL");
     RETURN_IF_AT(where, dst == NULL, RL_INVALID_ARGUMENTS, "dst is NULL");
@@ -104,28 +102,46 @@ rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_me
         rl_md_format(dst, d, sizeof d);
         return rl_error(RL_INVALID_ARGUMENTS, where, "src and dst dims differ (%s vs %s)", s, d);
     }
-    rl_primitive_t prim;
-    CHECK_STATUS(rl_primitive_alloc(&prim, "reorder", engine, where));
-    prim->src_md = *src;
-    if (dst->is_any) {
-        rl_md_dense_like(&prim->dst_md, src, dst->data_type);
-        /* a wider data type than src's may not fit in size_t (u8 -> f32 of 2^62 elements) */
-        const rl_status_t st = rl_md_check_layout(&prim->dst_md, where);
-        if (st != RL_SUCCESS) {
-            rl_primitive_destroy(prim);
-            return st;
-        }
-    } else {
-        prim->dst_md = *dst;
+    return RL_SUCCESS;
+}
+
+/* The destination's descriptor: dst itself, or for "any" the dense layout in src's order. */
+static rl_status_t resolve_dst(rl_md_t *out, const rl_md_t *src, const rl_md_t *dst) {
+    if (!dst->is_any) {
+        *out = *dst;
+        return RL_SUCCESS;
     }
+    rl_md_dense_like(out, src, dst->data_type);
+    /* a wider data type than src's may not fit in size_t (u8 -> f32 of 2^62 elements) */
+    return rl_md_check_layout(out, where);
+}
+
+/* Fills a new reorder: its descriptors, the reference executor and the attributes. */
+static rl_status_t setup(rl_primitive_t prim, const rl_md_t *src, const rl_md_t *dst,
+                         const_rl_attr_t attr) {
+    prim->src_md = *src;
+    CHECK_STATUS(resolve_dst(&prim->dst_md, src, dst));
     prim->src_arg = RL_ARG_SRC;
     prim->dst_arg = RL_ARG_DST;
     rl_problem_init(&prim->problem, &prim->src_md, &prim->dst_md);
-    const rl_status_t st = setup_attrs(prim, attr);
+    CHECK_STATUS(setup_attrs(prim, attr));
+    prim->problem.pure_copy =
+        src->data_type == prim->dst_md.data_type && !has_attrs(&prim->problem);
+    return RL_SUCCESS;
+}
+
+rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_memory_desc_t src,
+                              const_rl_memory_desc_t dst, const_rl_attr_t attr) {
+    const double t0 = rl_now_ms();
+    RETURN_IF_AT(where, p == NULL, RL_INVALID_ARGUMENTS, "p is NULL");
+    *p = NULL;
+    CHECK_STATUS(check_args(engine, src, dst));
+    rl_primitive_t prim;
+    CHECK_STATUS(rl_primitive_alloc(&prim, "reorder", engine, where));
+    const rl_status_t st = setup(prim, src, dst, attr);
     if (st != RL_SUCCESS) {
         rl_primitive_destroy(prim);
         return st;
     }
-    prim->problem.pure_copy = src->data_type == prim->dst_md.data_type && !has_attrs(&prim->problem);
     return rl_primitive_finish(prim, p, t0);
 }

@@ -3,7 +3,7 @@
  * input into bounded choices, the abort-with-a-reason check, the "every failing call records
  * its own message" check, and generators of small tensors (tags, blocked tags, strides,
  * submemory views, permute_axes results) that build the library's descriptor and the
- * independent reference's (tests/native/naive_ref) together, through the test harness.
+ * independent reference's (tests/support/naive_ref) together, through the test harness.
  *
  * Every target is a plain LLVMFuzzerTestOneInput: a finding is an abort() (or a sanitizer
  * report) with a line "FUZZ FAILURE file:line: reason" on stderr.

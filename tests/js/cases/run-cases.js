@@ -9,7 +9,7 @@
 // of the wasm heap) and tensors (zero copy, the destination pre-filled with garbage or dst_old)
 // so that both paths of Primitive.run meet every case over the ISA caps.
 //
-// Comparison (as tests/native/test_harness.c): identical bits everywhere, except that where the
+// Comparison (as tests/support/test_harness.c): identical bits everywhere, except that where the
 // expected element is a NaN of a floating-point destination and the reorder is not a bit copy,
 // any NaN is accepted (payloads after arithmetic are not specified). Padding must be zero.
 

@@ -1,6 +1,6 @@
 // A parser of problem lists in the syntax of oneDNN benchdnn's reorder and shuffle drivers: the
-// JavaScript twin of tests/native/benchdnn_cases.c (the syntax is documented in
-// tests/native/benchdnn_cases.h). It emits the same cases, in the same order, with the same
+// JavaScript twin of tests/support/benchdnn_cases.c (the syntax is documented in
+// tests/support/benchdnn_cases.h). It emits the same cases, in the same order, with the same
 // fields (dims, sdt/ddt, stag/dtag with abx/axb resolved, scales/zero points with their masks,
 // runtime flags and VALUEs, the sum post-ops; shuffle direction, dt, tag, axis, group size).
 //

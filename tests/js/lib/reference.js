@@ -1,6 +1,6 @@
 // The JavaScript reference for relayout's reorder and shuffle, written from the specs
 // (include/relayout.h: rl_reorder_create / rl_shuffle_create / rl_shuffle_channels_create;
-// the conversions of src/convert.h) and mirroring tests/native/naive_ref.c step by step. It
+// the conversions of src/convert.h) and mirroring tests/support/naive_ref.c step by step. It
 // loops over logical indices through the independent layout model of layout.js, never over
 // memory, and never calls the library.
 //
@@ -15,7 +15,7 @@
 //  - a same-type reorder without attributes copies bits.
 //
 // Also: deterministic random data (a seeded xoshiro128** PRNG) shaped like the native tests'
-// fills (tests/native/test_util.c): f32 specials (NaNs, infinities, subnormals, rounding ties
+// fills (tests/support/test_util.c): f32 specials (NaNs, infinities, subnormals, rounding ties
 // of every integer type, bf16 and f16, saturation edges), random bit patterns, s32 edges.
 
 import { forEachIndex } from './layout.js';

@@ -1,7 +1,7 @@
 /*
  * benchdnn_cases — a parser for problem lists in the syntax of oneDNN benchdnn's reorder and
- * shuffle drivers. Used by the native tests (the tests/cases files) and meant for the benchmark
- * tool too. It depends on relayout.h for rl_data_type_t only.
+ * shuffle drivers. Used by the native tests (the tests/cases files) and by relayout-bench. It
+ * depends on relayout.h for rl_data_type_t only.
  *
  * SYNTAX
  * The input is a sequence of whitespace-separated tokens, read from files (any number per
