@@ -9,25 +9,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "partial-bytes.h"
+
 /* nb <= 16 bytes (the ...16 forms) or nb < 32 bytes, moved with a few fixed-size moves (no
  * library call, no store-to-load forwarding stall). */
 static inline __m128i rl_avx2_load_partial16(const unsigned char *p, size_t nb) {
     if (nb == 16) return _mm_loadu_si128((const __m128i *)p);
-    uint64_t lo = 0, t = 0;
-    unsigned k = 0;
-    if (nb & 8) memcpy(&lo, p, 8), p += 8;
-    if (nb & 4) {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        t = v, k = 4;
-    }
-    if (nb & 2) {
-        uint16_t v;
-        memcpy(&v, p + k, 2);
-        t |= (uint64_t)v << (8 * k), k += 2;
-    }
-    if (nb & 1) t |= (uint64_t)p[k] << (8 * k);
-    return nb & 8 ? _mm_set_epi64x((long long)t, (long long)lo) : _mm_set_epi64x(0, (long long)t);
+    uint64_t lo, hi;
+    rl_load_partial_u64(p, nb, &lo, &hi);
+    return _mm_set_epi64x((long long)hi, (long long)lo);
 }
 static inline __m256i rl_avx2_load_partial(const void *p, size_t nb) {
     const unsigned char *s = (const unsigned char *)p;

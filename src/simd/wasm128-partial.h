@@ -10,25 +10,14 @@
 #include <string.h>
 #include <wasm_simd128.h>
 
+#include "partial-bytes.h"
+
 /* Bytes [0, nb) from p into the low bytes of a v128, the rest zero. */
 static inline v128_t rl_wasm_load_partial(const void *p, size_t nb) {
-    const unsigned char *s = (const unsigned char *)p;
-    if (nb >= 16) return wasm_v128_load(s);
-    uint64_t lo = 0, t = 0;
-    unsigned k = 0;
-    if (nb & 8) memcpy(&lo, s, 8), s += 8;
-    if (nb & 4) {
-        uint32_t v;
-        memcpy(&v, s, 4);
-        t = v, k = 4;
-    }
-    if (nb & 2) {
-        uint16_t v;
-        memcpy(&v, s + k, 2);
-        t |= (uint64_t)v << (8 * k), k += 2;
-    }
-    if (nb & 1) t |= (uint64_t)s[k] << (8 * k);
-    return nb & 8 ? wasm_i64x2_make((int64_t)lo, (int64_t)t) : wasm_i64x2_make((int64_t)t, 0);
+    if (nb >= 16) return wasm_v128_load(p);
+    uint64_t lo, hi;
+    rl_load_partial_u64((const unsigned char *)p, nb, &lo, &hi);
+    return wasm_i64x2_make((int64_t)lo, (int64_t)hi);
 }
 
 /* The low nb bytes of x to p. */

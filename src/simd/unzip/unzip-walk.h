@@ -1,17 +1,16 @@
-/* The driver every vector kernel of the unzip family (src/simd/x8-f32-unzip-*.c) shares: the
- * split into whole groups of pixels and a scalar tail, the specialisation on the channel
- * count, the source ops and the signedness, and the two entry points. Each file defines,
- * before including this header once at its end:
- *   UNZIP_W            pixels per group (a multiple of 4: one 16-byte load per 4 pixels)
- *   ISA                the suffix of the entry points (rl_u8_f32_unzip__ISA)
- *   sel_t, fvec_t      its byte-selector and f32 vector types
- *   sel_t load_sel(const uint8_t idx[16])
- *                      the byte shuffle idx in every 16-byte lane (0x80: a zero byte, which
- *                      both pshufb and i8x16.swizzle give for it)
- *   fvec_t splat(float)
- *   group(s, k, d, ds, C, ops, is_signed, sel, zp, sc)
- *                      converts the UNZIP_W pixels at s (always inlined)
- *   RL_INLINE          its always-inline storage class */
+/* The unzip kernel (kernels.h, rl_unzip_f32_fn) written once over the ISA's register
+ * (<isa>-vec.h): groups of RL_VF_N pixels, one f32 register per channel, the pixels whose loads
+ * would pass the last byte converted through the scalar twin; specialised on the channel count,
+ * the source ops and the signedness. Each ISA's file includes its register header, defines
+ *   bytes_t             its byte register: a group's pixels, a byte shuffle
+ *   load_sel(idx)       the shuffle idx[16] in every 16-byte lane (0x80: a zero byte, which
+ *                       both pshufb and i8x16.swizzle give for it)
+ *   load_pixels(s, k)   the group's pixels k bytes apart: 16 bytes from every fourth one
+ *   channel(v, sel, is_signed)
+ *                       the bytes sel picks from v as f32: i32 lanes holding the byte at the
+ *                       bottom (u8) or at the top, shifted down arithmetically (s8)
+ * and then includes this header, which defines rl_u8_f32_unzip__<isa> and
+ * rl_s8_f32_unzip__<isa>. */
 #ifndef RL_SIMD_UNZIP_WALK_H
 #define RL_SIMD_UNZIP_WALK_H
 
@@ -20,19 +19,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels.h"
+
+#define UNZIP_W RL_VF_N
+
 /* The shuffle that takes channel ch of 4 pixels k bytes apart into four i32 lanes: into the
  * low byte (u8) or the high byte (s8, which group shifts down arithmetically). */
-static sel_t channel_sel(size_t k, size_t ch, bool is_signed) {
+static bytes_t channel_sel(size_t k, size_t ch, bool is_signed) {
     uint8_t idx[16];
     for (int b = 0; b < 16; ++b) idx[b] = 0x80;
     for (size_t j = 0; j < 4; ++j) idx[4 * j + (is_signed ? 3 : 0)] = (uint8_t)(ch + j * k);
     return load_sel(idx);
 }
 
+/* UNZIP_W pixels at s, each channel to its row. */
+RL_INLINE void group(const uint8_t *s, size_t k, uint8_t *d, size_t ds, size_t c, unsigned ops,
+                     bool is_signed, const bytes_t sel[4], const rl_vf zp[4], const rl_vf sc[4]) {
+    const bytes_t v = load_pixels(s, k);
+    for (size_t ch = 0; ch < c; ++ch) {
+        rl_vf f = channel(v, sel[ch], is_signed);
+        if (ops & RL_CVT_SRC_ZP) f = rl_vf_sub(f, zp[ch]);
+        if (ops & RL_CVT_SRC_SCALE) f = rl_vf_mul(sc[ch], f);
+        rl_vf_store(d + ch * ds, f, RL_LANES_ALL);
+    }
+}
+
 /* Pixels [0, nv), nv a multiple of UNZIP_W; C, ops and is_signed are constants here. */
-RL_INLINE void unzip_groups(size_t nv, size_t C, size_t k, const uint8_t *s, uint8_t *d,
-                            size_t ds, unsigned ops, bool is_signed, const sel_t sel[4],
-                            const fvec_t zp[4], const fvec_t sc[4]) {
+RL_INLINE void unzip_groups(size_t nv, size_t C, size_t k, const uint8_t *s, uint8_t *d, size_t ds,
+                            unsigned ops, bool is_signed, const bytes_t sel[4], const rl_vf zp[4],
+                            const rl_vf sc[4]) {
     for (size_t i = 0; i < nv; i += UNZIP_W)
         group(s + i * k, k, d + i * sizeof(float), ds, C, ops, is_signed, sel, zp, sc);
 }
@@ -57,12 +72,12 @@ RL_INLINE void unzip(size_t n, size_t c, size_t k, const void *src, void *dst, s
     size_t nv = end >= span ? ((end - span) / k / UNZIP_W + 1) * UNZIP_W : 0;
     for (size_t ch = 0; ch < c; ++ch) /* NaN parameters: the reference's operand order */
         if (rl_cvt_nan_params(&p[ch])) nv = 0;
-    sel_t sel[4];
-    fvec_t zp[4], sc[4];
+    bytes_t sel[4];
+    rl_vf zp[4], sc[4];
     for (size_t ch = 0; ch < c; ++ch) {
         sel[ch] = channel_sel(k, ch, is_signed);
-        zp[ch] = splat(p[ch].src_zp);
-        sc[ch] = splat(p[ch].src_scale);
+        zp[ch] = rl_vf_splat(p[ch].src_zp);
+        sc[ch] = rl_vf_splat(p[ch].src_scale);
     }
     if (nv) switch (c) {
             RL_UNZIP_RUN_C(1)
@@ -73,14 +88,10 @@ RL_INLINE void unzip(size_t n, size_t c, size_t k, const void *src, void *dst, s
     if (nv < n) twin(n - nv, c, k, s + nv * k, d + nv * sizeof(float), ds, p);
 }
 
-#define RL_UNZIP_CAT2(a, b) a##b
-#define RL_UNZIP_CAT(a, b)  RL_UNZIP_CAT2(a, b)
-void RL_UNZIP_CAT(rl_u8_f32_unzip__, ISA)(size_t n, size_t c, size_t k, const void *src, void *dst,
-                                          size_t dst_stride, const rl_cvt_params_t *p) {
+void RL_ISA_NAME(rl_u8_f32_unzip__)(RL_UNZIP_F32_PARAMS) {
     unzip(n, c, k, src, dst, dst_stride, p, false, rl_u8_f32_unzip__scalar);
 }
-void RL_UNZIP_CAT(rl_s8_f32_unzip__, ISA)(size_t n, size_t c, size_t k, const void *src, void *dst,
-                                          size_t dst_stride, const rl_cvt_params_t *p) {
+void RL_ISA_NAME(rl_s8_f32_unzip__)(RL_UNZIP_F32_PARAMS) {
     unzip(n, c, k, src, dst, dst_stride, p, true, rl_s8_f32_unzip__scalar);
 }
 

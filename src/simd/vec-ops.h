@@ -1,0 +1,38 @@
+/* The register layer under the kernel bodies written once for every ISA (affine-walk.h,
+ * unzip-walk.h, cvt-walk.h). Each ISA's <isa>-vec.h includes this, then binds:
+ *   RL_VF_ISA     the suffix of its kernels' names (avx2)
+ *   rl_vf         its f32 register, of RL_VF_N lanes
+ *   RL_VF_OP(op)  its intrinsic for add, sub, mul and div
+ *   rl_vf_splat(x), rl_vf_load(p, m), rl_vf_store(p, v, m)
+ * m says which lanes a load or store touches: RL_LANES_ALL, or rl_lanes_first(r) for a tail
+ * (r <= RL_VF_N), past which nothing is read or written (a JS typed array in wasm memory has
+ * no slack to over-read). An ISA with lane masks (AVX-512) defines rl_lanes, RL_LANES_ALL and
+ * rl_lanes_first before including this; the others move a tail in pieces (avx2-partial.h,
+ * wasm128-partial.h) and count its lanes. */
+#ifndef RL_SIMD_VEC_OPS_H
+#define RL_SIMD_VEC_OPS_H
+
+#include <stddef.h>
+
+/* The loop bodies take `ops`, the types' helpers and `stream` as constants: forced inlining
+ * turns every call site into its own specialised, branch-free loop. */
+#define RL_INLINE static inline __attribute__((always_inline))
+
+#define RL_CAT_(a, b)     a##b
+#define RL_CAT(a, b)      RL_CAT_(a, b)
+#define RL_ISA_NAME(base) RL_CAT(base, RL_VF_ISA)
+#define RL_VF_N           (sizeof(rl_vf) / sizeof(float))
+
+/* One instruction each, in the order written (-ffp-contract=off: no FMA). */
+#define rl_vf_add(a, b) RL_VF_OP(add)(a, b)
+#define rl_vf_sub(a, b) RL_VF_OP(sub)(a, b)
+#define rl_vf_mul(a, b) RL_VF_OP(mul)(a, b)
+#define rl_vf_div(a, b) RL_VF_OP(div)(a, b)
+
+#ifndef RL_LANES_ALL
+typedef unsigned rl_lanes; /* the first m lanes */
+#define RL_LANES_ALL ((rl_lanes)RL_VF_N)
+RL_INLINE rl_lanes rl_lanes_first(size_t r) { return (rl_lanes)r; }
+#endif
+
+#endif
