@@ -22,17 +22,8 @@
 
 typedef __m512i vec_t;
 
-/* unpacklo (hi = 0) or unpackhi of `bytes`-byte units inside each lane. */
-RL_INLINE __m512i unpack(int hi, int bytes, __m512i a, __m512i b) {
-    switch (bytes) {
-    case 1: return hi ? _mm512_unpackhi_epi8(a, b) : _mm512_unpacklo_epi8(a, b);
-    case 2: return hi ? _mm512_unpackhi_epi16(a, b) : _mm512_unpacklo_epi16(a, b);
-    case 4: return hi ? _mm512_unpackhi_epi32(a, b) : _mm512_unpacklo_epi32(a, b);
-    default: return hi ? _mm512_unpackhi_epi64(a, b) : _mm512_unpacklo_epi64(a, b);
-    }
-}
-
 #include "transpose-lanes.h"
+RL_X86_UNPACK(_mm512, __m512i)
 
 /* A mask of the first n bytes of 64 (n may exceed 64). */
 RL_INLINE __mmask64 first_bytes(size_t n) {

@@ -4,9 +4,9 @@
  *    that RL_LANES16 expands into a table's initialiser or a shuffle's immediates (the
  *    compiler computes them; nothing is computed at run time);
  *  - transpose_lanes, the unpack network that transposes elements inside each lane.
- * Included by transpose-{avx2,avx512,wasm128}.h once they have defined ES, RL_INLINE, vec_t
- * (their register) and unpack(hi, bytes, a, b) (their unpacklo / unpackhi of `bytes`-byte
- * units, hi a constant). */
+ * Included by transpose-{avx2,avx512,wasm128}.h once they have defined ES, RL_INLINE and vec_t
+ * (their register); they then define unpack(hi, bytes, a, b), their unpacklo (hi = 0) or
+ * unpackhi of `bytes`-byte units inside each lane (x86: RL_X86_UNPACK). */
 #ifndef RL_SIMD_TRANSPOSE_LANES_H
 #define RL_SIMD_TRANSPOSE_LANES_H
 
@@ -62,6 +62,19 @@
 #define RL_UNZIP3_CTL(qch, b)                                                                      \
     (RL_UNZIP3_P(qch, b) / 16 == (qch) / 3 ? RL_UNZIP3_P(qch, b) % 16 : RL_ZERO_BYTE)
 
+RL_INLINE vec_t unpack(int hi, int bytes, vec_t a, vec_t b);
+
+/* unpack on x86, whose intrinsics for the register V are named P_unpack{lo,hi}_epi{8..64}. */
+#define RL_X86_UNPACK(P, V)                                                                        \
+    RL_INLINE V unpack(int hi, int bytes, V a, V b) {                                              \
+        switch (bytes) {                                                                           \
+        case 1: return hi ? P##_unpackhi_epi8(a, b) : P##_unpacklo_epi8(a, b);                     \
+        case 2: return hi ? P##_unpackhi_epi16(a, b) : P##_unpacklo_epi16(a, b);                   \
+        case 4: return hi ? P##_unpackhi_epi32(a, b) : P##_unpacklo_epi32(a, b);                   \
+        default: return hi ? P##_unpackhi_epi64(a, b) : P##_unpacklo_epi64(a, b);                  \
+        }                                                                                          \
+    }
+
 /* One stage of transpose_lanes: registers w apart pair up, their (bytes w)-byte units
  * interleave, low and high halves into two neighbouring registers of out. */
 RL_INLINE void unpack_stage(vec_t *out, const vec_t *in, int rows, int w, int bytes) {
@@ -76,9 +89,11 @@ RL_INLINE void unpack_stage(vec_t *out, const vec_t *in, int rows, int w, int by
 
 /* Transpose of `bytes`-byte elements inside each 16-byte lane of r[0..rows-1] (rows = 4, 8 or
  * 16 registers), in log2(rows) stages of pairs 1, 2, 4 .. apart. With rows = 16 / bytes, r[k]
- * ends as row k of each lane's transposed square; with fewer rows, lane row k holds columns k
- * of the rows in pairs of 8-byte halves (the x8 SIMD128 tile). Each stage writes an array of
- * its own and the last one r: no copy loop for a compiler to keep in memory. */
+ * ends as row k of each lane's transposed square. In general lane l of r[k] ends as the k-th 16
+ * bytes of the element-by-element interleave of lane l of the rows: with fewer rows that is a
+ * zip of 4 rows, or destination rows 2k and 2k+1 in the halves of r[k] (x8 SIMD128 tile). Each
+ * stage writes an array of its own and the last one r: no copy loop for a compiler to keep in
+ * memory. */
 RL_INLINE void transpose_lanes(vec_t *r, int rows, int bytes) {
     vec_t a[16], b[16];
     if (rows == 4) {

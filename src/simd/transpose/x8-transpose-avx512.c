@@ -51,15 +51,14 @@ RL_INLINE void zip_block(int r, const uint8_t *s, size_t ss, uint8_t *d, size_t 
         zip3(a, b, c, d, nb, full);
         return;
     }
-    const __m512i e = load(s + 3 * ss, lm, full);
-    /* u[m] lane l = bytes 16l + 4m .. +3 of a, b, c, e interleaved; then a 4x4 transpose of
-     * the lanes. */
-    const __m512i ab0 = _mm512_unpacklo_epi8(a, b), ab1 = _mm512_unpackhi_epi8(a, b);
-    const __m512i ce0 = _mm512_unpacklo_epi8(c, e), ce1 = _mm512_unpackhi_epi8(c, e);
-    const __m512i u0 = _mm512_unpacklo_epi16(ab0, ce0), u1 = _mm512_unpackhi_epi16(ab0, ce0);
-    const __m512i u2 = _mm512_unpacklo_epi16(ab1, ce1), u3 = _mm512_unpackhi_epi16(ab1, ce1);
-    const __m512i p0 = _mm512_shuffle_i64x2(u0, u1, 0x44), p1 = _mm512_shuffle_i64x2(u0, u1, 0xEE);
-    const __m512i p2 = _mm512_shuffle_i64x2(u2, u3, 0x44), p3 = _mm512_shuffle_i64x2(u2, u3, 0xEE);
+    /* u[m] lane l = bytes 16l + 4m .. +3 of a, b, c, e interleaved (transpose_lanes); then a
+     * 4x4 transpose of the lanes. */
+    __m512i u[4] = {a, b, c, load(s + 3 * ss, lm, full)};
+    transpose_lanes(u, 4, ES);
+    const __m512i p0 = _mm512_shuffle_i64x2(u[0], u[1], 0x44);
+    const __m512i p1 = _mm512_shuffle_i64x2(u[0], u[1], 0xEE);
+    const __m512i p2 = _mm512_shuffle_i64x2(u[2], u[3], 0x44);
+    const __m512i p3 = _mm512_shuffle_i64x2(u[2], u[3], 0xEE);
     store(d, _mm512_shuffle_i64x2(p0, p2, 0x88), part(nb, 0), full);
     store(d + 64, _mm512_shuffle_i64x2(p0, p2, 0xDD), part(nb, 1), full);
     store(d + 128, _mm512_shuffle_i64x2(p1, p3, 0x88), part(nb, 2), full);
