@@ -36,28 +36,15 @@ RL_INLINE void transpose_16x16(__m512i r[16]) {
 }
 
 /* Source rows 0..15 x columns 0..15 at s -> destination rows 0..15 x columns 0..15 at d: whole
- * 64-byte rows on both sides; tile_stream writes them with non-temporal stores (d and ds
- * 64-byte aligned). tile_fill reads source rows 0..nr-1 only and writes zeros for the rest
- * (the padding of nChw16c's last block). */
-RL_INLINE void tile_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
-                         bool stream) {
+ * 64-byte rows on both sides, non-temporal when `stream` (d and ds 64-byte aligned). Reads
+ * source rows 0..nr-1 only and takes the rest as zeros (the padding of nChw16c's last block). */
+RL_INLINE void tile_whole_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                               bool stream) {
     __m512i r[16];
     for (size_t i = 0; i < 16; ++i)
         r[i] = i < nr ? _mm512_loadu_si512(s + i * ss) : _mm512_setzero_si512();
     transpose_16x16(r);
     for (int i = 0; i < 16; ++i) rl_avx512_store_line(d + i * ds, r[i], stream);
-}
-RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_rows(s, ss, d, ds, 16, false);
-}
-#define RL_STREAM_TILE 1
-RL_INLINE void tile_stream(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_rows(s, ss, d, ds, 16, true);
-}
-#define RL_FILL_TILE 1
-RL_INLINE void tile_fill(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
-                         bool stream) {
-    tile_rows(s, ss, d, ds, nr, stream);
 }
 
 /* The same for the first nr <= 16 rows and nc <= 16 columns only (masked: rows past nr are
@@ -75,8 +62,8 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
 
 /* Source rows 0..7 x columns 0..15 at s -> destination rows 0..15 x columns 0..7 at d (32-byte
  * rows: nchw -> nChw8c, where ds = 32 puts them back to back and they go out as 8 whole
- * lines); tile_half_stream with non-temporal stores (d 64-byte aligned, ds 32 or a multiple of
- * 64); tile_half_fill reads rows 0..nr-1 and writes zeros for the rest. */
+ * lines), non-temporal when `stream` (d 64-byte aligned, ds 32 or a multiple of 64); reads
+ * rows 0..nr-1 and takes the rest as zeros. */
 RL_INLINE void store_half(uint8_t *p, __m256i v, bool stream) {
     if (stream)
         _mm256_stream_si256((__m256i *)(void *)p, v);
@@ -114,16 +101,14 @@ RL_INLINE void tile_half_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
         store_half(d + (12 + q) * ds, _mm512_extracti64x4_epi64(y[q], 1), stream);
     }
 }
-#define RL_HALF_TILE 1
-RL_INLINE void tile_half(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_half_rows(s, ss, d, ds, 8, false);
-}
-RL_INLINE void tile_half_stream(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-    tile_half_rows(s, ss, d, ds, 8, true);
-}
-RL_INLINE void tile_half_fill(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
-                              bool stream) {
-    tile_half_rows(s, ss, d, ds, nr, stream);
+/* The walk's line tiles (transpose-walk.h): whole tiles and half tiles, streamed and filled. */
+#define RL_LINE_TILES 1
+RL_INLINE void tile_rows(bool half, const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                         bool stream) {
+    if (half)
+        tile_half_rows(s, ss, d, ds, nr, stream);
+    else
+        tile_whole_rows(s, ss, d, ds, nr, stream);
 }
 
 /* ---- the walks around tiles and blocks, and the entry: transpose-walk.h ---------------- */
