@@ -1,27 +1,26 @@
-/* The loops every AVX2 / AVX-512 transpose kernel (src/simd/x{8,16,32}-transpose-*.c) shares:
+/* The loops every SIMD transpose kernel (src/simd/transpose/x{8,16,32}-transpose-*.c) shares:
  * the entry's choice between a strided copy, zip, unzip and register tiles; the walk of the
  * tiles (column blocks sized against cache-set conflicts, swept in row strips); the block
  * walks of zip and unzip. Only the register work differs between files, so each file defines
- * it and includes this header once, at its end. Before the include it defines:
+ * it (mostly through its ISA's transpose-<isa>.h) and includes this header once, at its end.
+ * Before the include it defines:
  *   ES              element size in bytes
  *   TILE_R, TILE_C  the register tile: TILE_R source rows x TILE_C source columns
  *   ZIP_W           elements per zip_block / unzip_block call
  *   RL_MASKED_TAILS 1 (AVX-512): partial tiles and blocks are masked calls,
  *                     zip_block(k, s, ss, d, n, full) / unzip_block(k, s, d, ds, n, full);
- *                   0 (AVX2): the last tile or block overlaps the one before, small problems
- *                     go to tile_part or a scalar loop,
+ *                   0 (AVX2, SIMD128): the last tile or block overlaps the one before, small
+ *                     problems go to tile_part or a scalar loop,
  *                     zip_block(k, s, ss, d) / unzip_block(k, s, d, ds)
  *   tile(s, ss, d, ds) and tile_part(s, ss, d, ds, nr, nc)
- *   RL_HALF_TILE    optional, 1 (masked walk): tile_half(s, ss, d, ds) moves TILE_R / 2 rows, so
- *                     a strip of TILE_R / 2 .. TILE_R - 1 rows runs whole half tiles first
- *   RL_STREAM_TILE  optional, 1 (masked walk): tile_stream(s, ss, d, ds) is tile() with
- *                     non-temporal stores (and tile_half_stream tile_half()), used for whole
- *                     tiles when transpose_any's `stream` is set and the destination lines
- *                     are 64-byte aligned; the caller fences
- *   RL_FILL_TILE    optional, 1 (masked walk): tile_fill(s, ss, d, ds, nr, stream) is a whole
- *                     tile of which only source rows 0..nr-1 are read, the rest taken as zeros
- *                     (and tile_half_fill the same of a half tile): the last strip of a
- *                     transpose with `pad` writes its zeros with its data, as whole rows
+ *   RL_LINE_TILES   optional, 1 (masked walk): tile_rows(half, s, ss, d, ds, nr, stream) is a
+ *                     whole tile (half 0) or a tile of TILE_R / 2 rows (half 1) of which only
+ *                     source rows 0..nr-1 are read, the rest taken as zeros, stored as whole
+ *                     64-byte lines, non-temporal when `stream` (the caller fences). The walk
+ *                     then streams whole tiles when transpose_any's `stream` is set and the
+ *                     destination lines are 64-byte aligned, runs a strip of TILE_R / 2 ..
+ *                     TILE_R - 1 rows as half tiles first, and has the last strip of a
+ *                     transpose with `pad` write its zeros with its data, as whole rows
  *   RL_INLINE       its always-inline storage class
  * and gets transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride,
  * pad, stream), the kernel's body, and RL_TRANSPOSE_KERNEL(name), its entry. */
@@ -58,25 +57,17 @@ static size_t block_cols(size_t ss, size_t ds) {
     return bj < TILE_C ? TILE_C : bj;
 }
 
-#ifndef RL_HALF_TILE
-#define RL_HALF_TILE 0
-#endif
-#ifndef RL_STREAM_TILE
-#define RL_STREAM_TILE 0
-#endif
-#ifndef RL_FILL_TILE
-#define RL_FILL_TILE 0
+#ifndef RL_LINE_TILES
+#define RL_LINE_TILES 0
 #endif
 
 /* Zeros of the pad the last strip (nr < TILE_R rows) writes with its data: enough to make it
- * a whole tile or a whole half tile with a fill tile, else none. */
+ * a whole tile or a whole half tile of line tiles, else none. */
 static size_t strip_fill(size_t rows, size_t pad) {
-#if RL_FILL_TILE
+#if RL_LINE_TILES
     const size_t nr = rows % TILE_R;
     if (nr != 0 && pad >= TILE_R - nr) return TILE_R - nr;
-#if RL_HALF_TILE
     if (nr != 0 && nr < TILE_R / 2 && pad >= TILE_R / 2 - nr) return TILE_R / 2 - nr;
-#endif
 #else
     (void)rows, (void)pad;
 #endif
@@ -84,51 +75,34 @@ static size_t strip_fill(size_t rows, size_t pad) {
 }
 
 #if RL_MASKED_TAILS
-/* A whole tile, with streaming stores when asked for and the destination allows them. */
-RL_INLINE void put_tile(bool stream, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-#if RL_STREAM_TILE
-    if (stream) {
-        tile_stream(s, ss, d, ds);
-        return;
-    }
-#else
-    (void)stream;
-#endif
-    tile(s, ss, d, ds);
-}
+/* How the whole tiles of a strip are written: as tiles, as half tiles (RL_LINE_TILES), as fill
+ * tiles (RL_LINE_TILES: nr rows read, zeros for the rest of a whole or half tile) or as partial
+ * tiles of nr rows. */
+enum strip_kind { WHOLE, HALF, FILL, PART };
 
-#if RL_HALF_TILE
-RL_INLINE void put_half(bool stream, const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
-#if RL_STREAM_TILE
-    if (stream) {
-        tile_half_stream(s, ss, d, ds);
-        return;
-    }
-#endif
-    tile_half(s, ss, d, ds);
-}
-#endif
-
-#if RL_FILL_TILE
-/* The last strip as fill tiles: nr source rows and fill zeros, nr + fill = TILE_R or
- * TILE_R / 2. Columns past the whole tiles go through tile_part and get their zeros apart. */
-static void fill_strip(size_t nr, size_t fill, size_t full, size_t rest, const uint8_t *a,
-                       size_t ss, uint8_t *b, size_t ds, bool stream) {
+/* One strip of nr source rows: `full` whole tiles from a to b, then `rest` columns by
+ * tile_part. Streaming stores only where the strip's tiles are line tiles. */
+RL_INLINE void strip_tiles(enum strip_kind kind, bool half, size_t nr, size_t full, size_t rest,
+                           const uint8_t *a, size_t ss, uint8_t *b, size_t ds, bool stream) {
     for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds) {
-#if RL_HALF_TILE
-        if (nr + fill != TILE_R) {
-            tile_half_fill(a, ss, b, ds, nr, stream);
+        if (kind == PART) {
+            tile_part(a, ss, b, ds, nr, TILE_C);
             continue;
         }
+#if RL_LINE_TILES
+        if (kind == FILL)
+            tile_rows(half, a, ss, b, ds, nr, stream);
+        else if (stream) /* tested per tile, so that each tile's stores are of one kind */
+            tile_rows(kind == HALF, a, ss, b, ds, kind == HALF ? TILE_R / 2 : TILE_R, true);
+        else
+            tile_rows(kind == HALF, a, ss, b, ds, kind == HALF ? TILE_R / 2 : TILE_R, false);
+#else
+        (void)half, (void)stream;
+        tile(a, ss, b, ds);
 #endif
-        tile_fill(a, ss, b, ds, nr, stream);
     }
-    if (rest) {
-        tile_part(a, ss, b, ds, nr, rest);
-        zero_rows(rest, b + nr * ES, ds, fill * ES);
-    }
+    if (rest) tile_part(a, ss, b, ds, nr, rest);
 }
-#endif
 
 /* Column blocks of bj source columns, each swept over all rows in TILE_R-row strips: every
  * source line is read once, every destination line written whole. Returns how many of the
@@ -149,84 +123,30 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
         uint8_t *dp = d + j0 * ds;
         for (size_t i = 0; i < rows; i += TILE_R, sp += TILE_R * ss, dp += TILE_R * ES) {
             size_t nr = rows - i < TILE_R ? rows - i : TILE_R;
-            const uint8_t *a = sp;
-            uint8_t *b = dp;
+            const uint8_t *sp_rest = sp; /* where the rows past a half strip start */
+            uint8_t *dp_rest = dp;
             if (nr == TILE_R) {
                 if (ahead && j0 + bj < cols) rl_prefetch_rows(sp, bj * ES, TILE_R, ss, bj * ES);
-                for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
-                    put_tile(stream, a, ss, b, ds);
-                if (rest) tile_part(a, ss, b, ds, nr, rest);
+                strip_tiles(WHOLE, false, nr, full, rest, sp, ss, dp, ds, stream);
                 continue;
             }
-#if RL_FILL_TILE
-            if (fill) {
-                fill_strip(nr, fill, full, rest, a, ss, b, ds, stream);
+            if (RL_LINE_TILES && fill) { /* the columns past the whole tiles get zeros apart */
+                strip_tiles(FILL, nr + fill != TILE_R, nr, full, rest, sp, ss, dp, ds, stream);
+                if (rest) zero_rows(rest, dp + full * TILE_C * ds + nr * ES, ds, fill * ES);
                 continue;
             }
-#endif
-#if RL_HALF_TILE
-            if (nr >= TILE_R / 2) { /* a half-height strip of whole tiles first */
-                for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
-                    put_half(stream, a, ss, b, ds);
-                if (rest) tile_part(a, ss, b, ds, TILE_R / 2, rest);
+            if (RL_LINE_TILES && nr >= TILE_R / 2) { /* a half-height strip of whole tiles first */
+                strip_tiles(HALF, true, TILE_R / 2, full, rest, sp, ss, dp, ds, stream);
                 nr -= TILE_R / 2;
-                a = sp + TILE_R / 2 * ss;
-                b = dp + TILE_R / 2 * ES;
+                sp_rest = sp + TILE_R / 2 * ss;
+                dp_rest = dp + TILE_R / 2 * ES;
             }
-#endif
-            if (nr == 0) continue;
-            for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
-                tile_part(a, ss, b, ds, nr, TILE_C);
-            if (rest) tile_part(a, ss, b, ds, nr, rest);
+            if (nr) strip_tiles(PART, false, nr, full, rest, sp_rest, ss, dp_rest, ds, stream);
         }
     }
     return fill;
 }
 
-/* Whole blocks of ZIP_W; the last overlaps the block before, or is masked when n < ZIP_W.
- * nb problems, sb and db bytes apart (the batch loop inside the unrolled case: a shuffle of
- * 116 channels is a 2 x 58 zip per pixel). */
-static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t nb,
-                ptrdiff_t sb, ptrdiff_t db) {
-    switch (k) { /* constant k lets zip_block unroll */
-#define ZIP(K)                                                                                     \
-    case K:                                                                                        \
-        for (size_t b = 0; b < nb; ++b, s += sb, d += db) {                                        \
-            for (size_t j = 0; j + ZIP_W <= n; j += ZIP_W)                                         \
-                zip_block(K, s + j * ES, ss, d + j * K * ES, ZIP_W, true);                         \
-            if (n % ZIP_W && n > ZIP_W)                                                            \
-                zip_block(K, s + (n - ZIP_W) * ES, ss, d + (n - ZIP_W) * K * ES, ZIP_W, true);     \
-            if (n < ZIP_W) zip_block(K, s, ss, d, n, false);                                       \
-        }                                                                                          \
-        break;
-        ZIP(2)
-        ZIP(3)
-        ZIP(4)
-#undef ZIP
-    default: assert(0);
-    }
-}
-
-static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds, size_t nb,
-                  ptrdiff_t sb, ptrdiff_t db) {
-    switch (k) {
-#define UNZIP(K)                                                                                   \
-    case K:                                                                                        \
-        for (size_t b = 0; b < nb; ++b, s += sb, d += db) {                                        \
-            for (size_t i = 0; i + ZIP_W <= n; i += ZIP_W)                                         \
-                unzip_block(K, s + i * K * ES, d + i * ES, ds, ZIP_W, true);                       \
-            if (n % ZIP_W && n > ZIP_W)                                                            \
-                unzip_block(K, s + (n - ZIP_W) * K * ES, d + (n - ZIP_W) * ES, ds, ZIP_W, true);   \
-            if (n < ZIP_W) unzip_block(K, s, d, ds, n, false);                                     \
-        }                                                                                          \
-        break;
-        UNZIP(2)
-        UNZIP(3)
-        UNZIP(4)
-#undef UNZIP
-    default: assert(0);
-    }
-}
 #else
 /* t (1 or 2) tiles stacked vertically across source columns [j0, je): two stacked tiles
  * write whole 64-byte destination lines. */
@@ -269,62 +189,81 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
     return 0;
 }
 
-/* Whole blocks of ZIP_W, the last overlapping the one before; below ZIP_W a scalar loop. nb
- * problems, sb and db bytes apart. */
-static void zip(size_t r, size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t nb,
-                ptrdiff_t sb, ptrdiff_t db) {
-    if (n < ZIP_W) {
+#endif
+
+/* One zip block (k rows `stride` bytes apart -> one interleaved stream) or unzip block (the
+ * reverse) at element j of the rows, element k j of the stream: ZIP_W elements, or n < ZIP_W
+ * under a mask when not `full`. */
+RL_INLINE void block(bool unzip, int k, const uint8_t *s, uint8_t *d, size_t stride, size_t j,
+                     size_t n, bool full) {
+    const size_t at_rows = j * ES, at_stream = j * k * ES;
+#if RL_MASKED_TAILS
+    if (unzip)
+        unzip_block(k, s + at_stream, d + at_rows, stride, n, full);
+    else
+        zip_block(k, s + at_rows, stride, d + at_stream, n, full);
+#else
+    (void)n, (void)full;
+    if (unzip)
+        unzip_block(k, s + at_stream, d + at_rows, stride);
+    else
+        zip_block(k, s + at_rows, stride, d + at_stream);
+#endif
+}
+
+/* The blocks of one problem of n >= ZIP_W elements per row (masked tails: any n): whole blocks,
+ * the last overlapping the one before; masked, a shorter problem is one masked block. */
+RL_INLINE void blocks(bool unzip, int k, size_t n, const uint8_t *s, uint8_t *d, size_t stride) {
+#if RL_MASKED_TAILS
+    for (size_t j = 0; j + ZIP_W <= n; j += ZIP_W) block(unzip, k, s, d, stride, j, ZIP_W, true);
+    if (n % ZIP_W && n > ZIP_W) block(unzip, k, s, d, stride, n - ZIP_W, ZIP_W, true);
+    if (n < ZIP_W) block(unzip, k, s, d, stride, 0, n, false);
+#else
+    for (size_t j = 0;; j += ZIP_W) {
+        if (j > n - ZIP_W) j = n - ZIP_W;
+        block(unzip, k, s, d, stride, j, ZIP_W, true);
+        if (j == n - ZIP_W) break;
+    }
+#endif
+}
+
+/* Zip or unzip of nb problems, sb and db bytes apart, with the problem loop inside the switch
+ * that makes k a constant (so that the blocks unroll): a shuffle of 116 channels is a 2 x 58
+ * zip per pixel. Without masks, problems shorter than a block go element by element. */
+RL_INLINE void interleave(bool unzip, size_t k, size_t n, const uint8_t *s, uint8_t *d,
+                          size_t stride, size_t nb, ptrdiff_t sb, ptrdiff_t db) {
+    if (!RL_MASKED_TAILS && n < ZIP_W) {
         for (size_t b = 0; b < nb; ++b, s += sb, d += db)
             for (size_t j = 0; j < n; ++j)
-                for (size_t i = 0; i < r; ++i)
-                    memcpy(d + (j * r + i) * ES, s + i * ss + j * ES, ES);
+                for (size_t i = 0; i < k; ++i) {
+                    const size_t at_rows = i * stride + j * ES, at_stream = (j * k + i) * ES;
+                    memcpy(d + (unzip ? at_rows : at_stream), s + (unzip ? at_stream : at_rows),
+                           ES);
+                }
         return;
     }
-    switch (r) { /* constant r lets zip_block unroll */
-#define ZIP(R)                                                                                     \
-    case R:                                                                                        \
-        for (size_t b = 0; b < nb; ++b, s += sb, d += db)                                          \
-            for (size_t j = 0;; j += ZIP_W) {                                                      \
-                if (j > n - ZIP_W) j = n - ZIP_W;                                                  \
-                zip_block(R, s + j * ES, ss, d + j * R * ES);                                      \
-                if (j == n - ZIP_W) break;                                                         \
-            }                                                                                      \
+    switch (k) {
+#define CASE(K)                                                                                    \
+    case K:                                                                                        \
+        for (size_t b = 0; b < nb; ++b, s += sb, d += db) blocks(unzip, K, n, s, d, stride);       \
         break;
-        ZIP(2)
-        ZIP(3)
-        ZIP(4)
-#undef ZIP
+        CASE(2)
+        CASE(3)
+        CASE(4)
+#undef CASE
     default: assert(0);
     }
 }
 
-static void unzip(size_t c, size_t n, const uint8_t *s, uint8_t *d, size_t ds, size_t nb,
-                  ptrdiff_t sb, ptrdiff_t db) {
-    if (n < ZIP_W) {
-        for (size_t b = 0; b < nb; ++b, s += sb, d += db)
-            for (size_t i = 0; i < n; ++i)
-                for (size_t j = 0; j < c; ++j)
-                    memcpy(d + j * ds + i * ES, s + (i * c + j) * ES, ES);
-        return;
-    }
-    switch (c) {
-#define UNZIP(C)                                                                                   \
-    case C:                                                                                        \
-        for (size_t b = 0; b < nb; ++b, s += sb, d += db)                                          \
-            for (size_t i = 0;; i += ZIP_W) {                                                      \
-                if (i > n - ZIP_W) i = n - ZIP_W;                                                  \
-                unzip_block(C, s + i * C * ES, d + i * ES, ds);                                    \
-                if (i == n - ZIP_W) break;                                                         \
-            }                                                                                      \
-        break;
-        UNZIP(2)
-        UNZIP(3)
-        UNZIP(4)
-#undef UNZIP
-    default: assert(0);
-    }
+/* k = 2..4 rows into one tight stream, and back: one function each. */
+static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t nb,
+                ptrdiff_t sb, ptrdiff_t db) {
+    interleave(false, k, n, s, d, ss, nb, sb, db);
 }
-#endif
+static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds, size_t nb,
+                  ptrdiff_t sb, ptrdiff_t db) {
+    interleave(true, k, n, s, d, ds, nb, sb, db);
+}
 
 /* One problem: 1-row and 1-column problems are strided copies, register tiles the rest (with
  * streaming stores when `stream` is set and the file has them); then what is left of the pad. A
@@ -377,7 +316,7 @@ static inline void transpose_any(size_t n, size_t rows, size_t cols, const void 
 /* The entry of a kernel: `stream` reaches the walk only where the file has streaming tiles
  * (the walk also prefetches ahead only for them), and streaming stores, being weakly ordered,
  * are fenced before the kernel returns and the pool reports the work done. */
-#if RL_STREAM_TILE
+#if RL_LINE_TILES
 #define RL_STREAM_FENCE(stream) ((stream) ? _mm_sfence() : (void)0)
 #else
 #define RL_STREAM_FENCE(stream) ((void)(stream))
@@ -385,8 +324,8 @@ static inline void transpose_any(size_t n, size_t rows, size_t cols, const void 
 #define RL_TRANSPOSE_KERNEL(name)                                                                  \
     void name(RL_TRANSPOSE_PARAMS) {                                                               \
         transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride, pad,    \
-                      stream && RL_STREAM_TILE);                                                   \
-        RL_STREAM_FENCE(stream && RL_STREAM_TILE);                                                 \
+                      stream && RL_LINE_TILES);                                                    \
+        RL_STREAM_FENCE(stream && RL_LINE_TILES);                                                  \
     }
 
 #endif
