@@ -33,6 +33,14 @@
 #define RL_ARCH_WASM128 0
 #endif
 
+/* Orders a kernel's streaming (non-temporal, weakly ordered) stores before it returns and the
+ * pool reports the work done: an sfence on x86; other targets have no such stores. */
+static inline void rl_stream_fence(void) {
+#if RL_ARCH_X86
+    __builtin_ia32_sfence();
+#endif
+}
+
 /* Whether a sweep over `rows` source rows `stride` bytes apart reads more streams than the
  * hardware prefetchers track: 64 or more rows, each on a page of its own (nchw -> nhwc: 256
  * planes, a few lines of each at a time). Transposes over such rows prefetch what they read

@@ -42,7 +42,7 @@ copy_lines_any(size_t n1, size_t n0, const char *s, size_t ss1, size_t ss0, char
         const size_t ss1 = src_stride1, ss0 = src_stride0, ds1 = dst_stride1, ds0 = dst_stride0;   \
         if (stream && (((uintptr_t)d | ds1 | ds0) & 63) == 0) {                                    \
             copy_lines_any(n1, n0, s, ss1, ss0, d, ds1, ds0, true);                                \
-            _mm_sfence();                                                                          \
+            rl_stream_fence();                                                                     \
         } else {                                                                                   \
             copy_lines_any(n1, n0, s, ss1, ss0, d, ds1, ds0, false);                               \
         }                                                                                          \
