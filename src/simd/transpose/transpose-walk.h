@@ -75,40 +75,44 @@ static size_t strip_fill(size_t rows, size_t pad) {
 }
 
 #if RL_MASKED_TAILS
-/* How the whole tiles of a strip are written: as tiles, as half tiles (RL_LINE_TILES), as fill
- * tiles (RL_LINE_TILES: nr rows read, zeros for the rest of a whole or half tile) or as partial
- * tiles of nr rows. */
-enum strip_kind { WHOLE, HALF, FILL, PART };
-
-/* One strip of nr source rows: `full` whole tiles from a to b, then `rest` columns by
- * tile_part. Streaming stores only where the strip's tiles are line tiles. */
-RL_INLINE void strip_tiles(enum strip_kind kind, bool half, size_t nr, size_t full, size_t rest,
-                           const uint8_t *a, size_t ss, uint8_t *b, size_t ds, bool stream) {
-    for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds) {
-        if (kind == PART) {
-            tile_part(a, ss, b, ds, nr, TILE_C);
-            continue;
-        }
+/* A whole tile (or with line tiles, when `half`, a tile of TILE_R / 2 rows), with streaming
+ * stores when asked for and the destination allows them; the test is per tile, so that each
+ * tile's stores are of one kind. */
+RL_INLINE void put_tile(bool half, bool stream, const uint8_t *s, size_t ss, uint8_t *d,
+                        size_t ds) {
 #if RL_LINE_TILES
-        if (kind == FILL)
-            tile_rows(half, a, ss, b, ds, nr, stream);
-        else if (stream) /* tested per tile, so that each tile's stores are of one kind */
-            tile_rows(kind == HALF, a, ss, b, ds, kind == HALF ? TILE_R / 2 : TILE_R, true);
-        else
-            tile_rows(kind == HALF, a, ss, b, ds, kind == HALF ? TILE_R / 2 : TILE_R, false);
-#else
-        (void)half, (void)stream;
-        tile(a, ss, b, ds);
-#endif
+    const size_t nr = half ? TILE_R / 2 : TILE_R;
+    if (stream) {
+        tile_rows(half, s, ss, d, ds, nr, true);
+        return;
     }
-    if (rest) tile_part(a, ss, b, ds, nr, rest);
+    tile_rows(half, s, ss, d, ds, nr, false);
+#else
+    (void)half, (void)stream;
+    tile(s, ss, d, ds);
+#endif
 }
+
+#if RL_LINE_TILES
+/* The last strip as fill tiles: nr source rows and fill zeros, nr + fill = TILE_R or
+ * TILE_R / 2. Columns past the whole tiles go through tile_part and get their zeros apart. */
+static void fill_strip(size_t nr, size_t fill, size_t full, size_t rest, const uint8_t *a,
+                       size_t ss, uint8_t *b, size_t ds, bool stream) {
+    for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
+        tile_rows(nr + fill != TILE_R, a, ss, b, ds, nr, stream);
+    if (rest) {
+        tile_part(a, ss, b, ds, nr, rest);
+        zero_rows(rest, b + nr * ES, ds, fill * ES);
+    }
+}
+#endif
 
 /* Column blocks of bj source columns, each swept over all rows in TILE_R-row strips: every
  * source line is read once, every destination line written whole. Returns how many of the
- * `pad` zeros after each destination row it wrote (strip_fill). */
-static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
-                    size_t pad, bool stream) {
+ * `pad` zeros after each destination row it wrote (strip_fill). A function of its own: the
+ * sweep's loops keep their registers, away from the kernel's zip and unzip. */
+static __attribute__((noinline)) size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss,
+                                              uint8_t *d, size_t ds, size_t pad, bool stream) {
     const size_t bj = block_cols(ss, ds), fill = strip_fill(rows, pad);
     /* whole, aligned lines only: 64-byte rows, or 32-byte rows packed back to back (rows <= 8,
      * nchw -> nChw8c), where a half tile writes 512 contiguous bytes, 8 whole lines */
@@ -123,25 +127,33 @@ static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8
         uint8_t *dp = d + j0 * ds;
         for (size_t i = 0; i < rows; i += TILE_R, sp += TILE_R * ss, dp += TILE_R * ES) {
             size_t nr = rows - i < TILE_R ? rows - i : TILE_R;
-            const uint8_t *sp_rest = sp; /* where the rows past a half strip start */
-            uint8_t *dp_rest = dp;
+            const uint8_t *a = sp;
+            uint8_t *b = dp;
             if (nr == TILE_R) {
                 if (ahead && j0 + bj < cols) rl_prefetch_rows(sp, bj * ES, TILE_R, ss, bj * ES);
-                strip_tiles(WHOLE, false, nr, full, rest, sp, ss, dp, ds, stream);
+                for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
+                    put_tile(false, stream, a, ss, b, ds);
+                if (rest) tile_part(a, ss, b, ds, nr, rest);
                 continue;
             }
-            if (RL_LINE_TILES && fill) { /* the columns past the whole tiles get zeros apart */
-                strip_tiles(FILL, nr + fill != TILE_R, nr, full, rest, sp, ss, dp, ds, stream);
-                if (rest) zero_rows(rest, dp + full * TILE_C * ds + nr * ES, ds, fill * ES);
+#if RL_LINE_TILES
+            if (fill) {
+                fill_strip(nr, fill, full, rest, a, ss, b, ds, stream);
                 continue;
             }
-            if (RL_LINE_TILES && nr >= TILE_R / 2) { /* a half-height strip of whole tiles first */
-                strip_tiles(HALF, true, TILE_R / 2, full, rest, sp, ss, dp, ds, stream);
+            if (nr >= TILE_R / 2) { /* a half-height strip of whole tiles first */
+                for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
+                    put_tile(true, stream, a, ss, b, ds);
+                if (rest) tile_part(a, ss, b, ds, TILE_R / 2, rest);
                 nr -= TILE_R / 2;
-                sp_rest = sp + TILE_R / 2 * ss;
-                dp_rest = dp + TILE_R / 2 * ES;
+                a = sp + TILE_R / 2 * ss;
+                b = dp + TILE_R / 2 * ES;
             }
-            if (nr) strip_tiles(PART, false, nr, full, rest, sp_rest, ss, dp_rest, ds, stream);
+#endif
+            if (nr == 0) continue;
+            for (size_t t = 0; t < full; ++t, a += TILE_C * ES, b += TILE_C * ds)
+                tile_part(a, ss, b, ds, nr, TILE_C);
+            if (rest) tile_part(a, ss, b, ds, nr, rest);
         }
     }
     return fill;
@@ -163,9 +175,10 @@ RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, u
 
 /* Column blocks swept in strips of 2 x TILE_R rows, then TILE_R rows (the last overlapping);
  * problems smaller than a tile go through tile_part. (No streaming variant: `stream` unused;
- * no fill tiles: the pad is left to transpose_any, 0 returned.) */
-static size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
-                    size_t pad, bool stream) {
+ * no fill tiles: the pad is left to transpose_any, 0 returned.) A function of its own, as the
+ * masked walk's. */
+static __attribute__((noinline)) size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss,
+                                              uint8_t *d, size_t ds, size_t pad, bool stream) {
     (void)stream, (void)pad;
     if (rows < TILE_R || cols < TILE_C) {
         for (size_t i = 0; i < rows; i += TILE_R)
@@ -255,13 +268,21 @@ RL_INLINE void interleave(bool unzip, size_t k, size_t n, const uint8_t *s, uint
     }
 }
 
-/* k = 2..4 rows into one tight stream, and back: one function each. */
-static void zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t nb,
-                ptrdiff_t sb, ptrdiff_t db) {
+/* k = 2..4 rows into one tight stream, and back. Both go inside the kernel's function, whose
+ * callers make many small calls (RGB to planar in chunks of a few hundred pixels) that a call
+ * more would slow; but the masked walk's zip, the larger, stays a function of its own, so that
+ * the kernel's setup for an unzip stays short. */
+#if RL_MASKED_TAILS
+static __attribute__((noinline)) void
+#else
+RL_INLINE void
+#endif
+zip(size_t k, size_t n, const uint8_t *s, size_t ss, uint8_t *d, size_t nb, ptrdiff_t sb,
+    ptrdiff_t db) {
     interleave(false, k, n, s, d, ss, nb, sb, db);
 }
-static void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds, size_t nb,
-                  ptrdiff_t sb, ptrdiff_t db) {
+RL_INLINE void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds, size_t nb,
+                     ptrdiff_t sb, ptrdiff_t db) {
     interleave(true, k, n, s, d, ds, nb, sb, db);
 }
 
@@ -287,9 +308,9 @@ static void transpose_one(size_t rows, size_t cols, const uint8_t *s, size_t ss,
 /* The kernel: n problems. 2-4 rows into a tight destination are a zip, 2-4 columns from a
  * tight source an unzip, each with the problem loop inside (one call per pixel would cost as
  * much as the move: nhwc shuffle of 116 channels); the rest one problem at a time. */
-static inline void transpose_any(size_t n, size_t rows, size_t cols, const void *src,
-                                 ptrdiff_t src_step, size_t src_stride, void *dst,
-                                 ptrdiff_t dst_step, size_t dst_stride, size_t pad, bool stream) {
+RL_INLINE void transpose_any(size_t n, size_t rows, size_t cols, const void *src,
+                             ptrdiff_t src_step, size_t src_stride, void *dst, ptrdiff_t dst_step,
+                             size_t dst_stride, size_t pad, bool stream) {
     assert(n == 0 || rows == 0 || cols == 0 || (src != NULL && dst != NULL));
     assert(cols <= 1 || dst_stride >= (rows + pad) * ES);
     const uint8_t *s = src;
