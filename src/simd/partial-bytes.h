@@ -1,8 +1,6 @@
 /* The scalar half of the partial loads of avx2-partial.h and wasm128-partial.h: the first
  * nb < 16 bytes at p as two little-endian 64-bit halves, the rest zero, read in 8/4/2/1-byte
- * pieces (no byte past them, no library call, no store-to-load forwarding stall). A JS typed
- * array in wasm memory has no slack to over-read, so a vector kernel's partial tile or tail
- * reads exactly its bytes. */
+ * pieces (no byte past them, no library call, no store-to-load forwarding stall). */
 #ifndef RL_SIMD_PARTIAL_BYTES_H
 #define RL_SIMD_PARTIAL_BYTES_H
 

@@ -8,7 +8,8 @@
  * (r <= RL_VF_N), past which nothing is read or written (a JS typed array in wasm memory has
  * no slack to over-read). An ISA with lane masks (AVX-512) defines rl_lanes, RL_LANES_ALL and
  * rl_lanes_first before including this; the others move a tail in pieces (avx2-partial.h,
- * wasm128-partial.h) and count its lanes. */
+ * wasm128-partial.h) and count its lanes. SIMD128's conversions bind a register of four
+ * f32x4 instead (cvt-wasm128.h). A new ISA starts here: its <isa>-vec.h, then its tiles. */
 #ifndef RL_SIMD_VEC_OPS_H
 #define RL_SIMD_VEC_OPS_H
 
