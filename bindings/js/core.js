@@ -793,6 +793,7 @@ class Tensor {
 /** A reorder or shuffle, ready to run. */
 class Primitive {
   #rl; #ptr; #srcArg; #dstArg; #hasSum; #src; #dst;
+  #dstIn; // run() copies `out` in first: a sum reads it, or dst has bytes no element covers
   #bufs = [0, 0]; // heap copies of src and dst for runs on JS arrays, made on first use
   constructor(rl, ptr, kind, srcArg, dstArg, hasSum) {
     this.#rl = rl;
@@ -804,6 +805,10 @@ class Primitive {
     const m = rl._m;
     this.#src = new Desc(rl, m._rl_primitive_query_md(ptr, srcArg) >>> 0, this, kind);
     this.#dst = new Desc(rl, m._rl_primitive_query_md(ptr, dstArg) >>> 0, this, kind);
+    // Gaps between strided elements are not written (blocked padding is, with zeros): out's
+    // own values must stay there, not stale bytes of the heap copy buffer.
+    const elements = this.#dst.dims.reduce((a, b) => a * b, 1);
+    this.#dstIn = hasSum || this.#dst.length > elements;
     const bufs = this.#bufs;
     rl._track(this, () => { m._rl_primitive_destroy(ptr); bufs.forEach((b) => b && m._free(b)); });
     Object.freeze(this);
@@ -846,7 +851,7 @@ class Primitive {
     const srcPtr = src.tensor ? src.ptr : this.#buffer(0, this.#src, `${name} input copy`);
     const dstPtr = dst.tensor ? dst.ptr : this.#buffer(1, this.#dst, `${name} out copy`);
     if (!src.tensor) copyIn(rl, src, srcPtr, this.#src.size);
-    if (!dst.tensor && this.#hasSum) copyIn(rl, dst, dstPtr, this.#dst.size);
+    if (!dst.tensor && this.#dstIn) copyIn(rl, dst, dstPtr, this.#dst.size);
     const args = rl._scratchPtr;
     new Int32Array(rl._m.rlMemory().buffer, args, 4).set([this.#srcArg, srcPtr, this.#dstArg, dstPtr]);
     rl._check(rl._m._rl_primitive_execute(ptr, rl._stream, 2, args), name);

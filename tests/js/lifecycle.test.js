@@ -6,7 +6,8 @@
 //  - borrowed objects keep their owner alive through garbage collection (p.src, t.desc,
 //    t.data);
 //  - the wasm heap growing between every pair of API calls, and during every call (each
-//    allocation the API makes grows it first): every result is still bit-exact.
+//    allocation the API makes grows it first): every result is still bit-exact;
+//  - run() on arrays never leaks stale bytes of its heap copy buffers into `out`.
 // Run: node --test tests/js/lifecycle.test.js
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
@@ -151,6 +152,19 @@ for (const build of BUILDS) {
       }
       assert.equal(p.run(t.data)[1], 0x4000);
       [t, p].forEach((o) => o.dispose());
+    });
+
+    test("run(array): bytes between a strided dst's elements keep out's values, never stale heap bytes", () => {
+      const p = A.reorder('f32:ab:2x3', { dims: [2, 3], dtype: 'f32', strides: [4, 1] }); // a gap per row
+      assert.equal(p.dst.length, 8); // oneDNN's size: the largest dim * stride
+      const out = new Float32Array(8).fill(-7);
+      p.run(iota(6), out);
+      assert.deepEqual(Array.from(out), [1, 2, 3, -7, 4, 5, 6, -7]);
+      assert.deepEqual(Array.from(p.run(iota(6))), [1, 2, 3, 0, 4, 5, 6, 0], 'a new out: zeros in the gaps');
+      const s = A.shuffle({ dims: [2, 3], dtype: 'f32', strides: [4, 1] }, { axis: 0, groupSize: 1 });
+      assert.deepEqual(Array.from(s.run(Float32Array.of(1, 2, 3, 9, 4, 5, 6, 9), new Float32Array(8).fill(8))),
+        [1, 2, 3, 8, 4, 5, 6, 8]);
+      [p, s].forEach((o) => o.dispose());
     });
 
     test('everything after terminate() throws, and dispose() stays safe', async () => {
