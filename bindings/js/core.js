@@ -585,6 +585,9 @@ const MAX_HEAP_BYTES = 1024 * 1024 * 1024;
 const INT32 = { min: -2147483648, max: 2147483647 }; // C int parameters
 const isInt32 = (v) => Number.isInteger(v) && v >= INT32.min && v <= INT32.max;
 const isShared = (buf) => typeof SharedArrayBuffer !== 'undefined' && buf instanceof SharedArrayBuffer;
+// the text of a dense layout: a tag, no outer strides ('@') and no offset0 (include/relayout.h,
+// rl_md_to_string)
+const DENSE_TAG_TEXT = /^[a-z0-9]+:[A-Za-z][A-Za-z0-9]*:[0-9x]+$/;
 // a tensor's data view keeps its tensor alive: a collected tensor frees the memory it shows
 const KEEP = Symbol('relayout.tensor');
 
@@ -805,10 +808,12 @@ class Primitive {
     const m = rl._m;
     this.#src = new Desc(rl, m._rl_primitive_query_md(ptr, srcArg) >>> 0, this, kind);
     this.#dst = new Desc(rl, m._rl_primitive_query_md(ptr, dstArg) >>> 0, this, kind);
-    // Gaps between strided elements are not written (blocked padding is, with zeros): out's
-    // own values must stay there, not stale bytes of the heap copy buffer.
+    // Bytes no element covers (gaps of strides, an offset) are never written: out's own
+    // values must stay there, not stale bytes of the heap copy buffer. A reorder writes the
+    // padding of a dense blocked layout (with zeros), which prints as a tag: no copy needed.
     const elements = this.#dst.dims.reduce((a, b) => a * b, 1);
-    this.#dstIn = hasSum || this.#dst.length > elements;
+    const denseReorder = kind === 'reorder' && DENSE_TAG_TEXT.test(String(this.#dst));
+    this.#dstIn = hasSum || (this.#dst.length > elements && !denseReorder);
     const bufs = this.#bufs;
     rl._track(this, () => { m._rl_primitive_destroy(ptr); bufs.forEach((b) => b && m._free(b)); });
     Object.freeze(this);

@@ -164,7 +164,10 @@ for (const build of BUILDS) {
       const s = A.shuffle({ dims: [2, 3], dtype: 'f32', strides: [4, 1] }, { axis: 0, groupSize: 1 });
       assert.deepEqual(Array.from(s.run(Float32Array.of(1, 2, 3, 9, 4, 5, 6, 9), new Float32Array(8).fill(8))),
         [1, 2, 3, 8, 4, 5, 6, 8]);
-      [p, s].forEach((o) => o.dispose());
+      const b = A.reorder('f32:nchw:1x3x1x1', 'f32:nChw8c:1x3x1x1'); // padding: written with zeros
+      assert.deepEqual(Array.from(b.run(Float32Array.of(1, 2, 3), new Float32Array(8).fill(-1))),
+        [1, 2, 3, 0, 0, 0, 0, 0]);
+      [p, s, b].forEach((o) => o.dispose());
     });
 
     test('everything after terminate() throws, and dispose() stays safe', async () => {
