@@ -26,16 +26,19 @@ static void format_dims(const rl_md_t *md, char *buf, size_t len) {
 /* The value count of q's mask over md's dims and the values' index strides (row-major over
  * the masked dims). Rule: the count and its bytes (4 per value) must fit, or the values
  * array cannot exist; false otherwise. A zero-size tensor given by strides may have dims
- * whose product overflows int64_t, and on wasm32 count * 4 wraps size_t from 2^30 on. */
+ * whose product overflows int64_t, and on wasm32 count * 4 wraps size_t from 2^30 on. A
+ * masked dim of 0 makes the count 0 whatever the others are (nothing is indexed then). */
 static bool quant_count(rl_quant_t *q, const rl_md_t *md) {
     rl_dim_t count = 1;
+    bool overflow = false, empty = false;
     for (int d = md->ndims - 1; d >= 0; --d) {
         if (!(q->mask & (1 << d))) continue;
         q->idx_stride[d] = count;
-        if (__builtin_mul_overflow(count, md->dims[d], &count)) return false;
+        overflow |= __builtin_mul_overflow(count, md->dims[d], &count);
+        empty |= md->dims[d] == 0;
     }
-    q->count = count;
-    return (uint64_t)count <= SIZE_MAX / 4;
+    q->count = empty ? 0 : count;
+    return empty || (!overflow && (uint64_t)count <= SIZE_MAX / 4);
 }
 
 /* Resolves one user-set scale or zero point against the tensor dims: checks the mask,

@@ -264,11 +264,25 @@ static void quant_count_rows(rl_engine_t e) {
         rl_md_destroy(src);
         rl_md_destroy(any);
     }
+    /* not bad: a mask over the zero dim selects no values, however large the others are */
+    rl_memory_desc_t src = NULL, any = NULL;
+    rl_primitive_t p = NULL;
+    rl_attr_t a = NULL;
+    const int64_t huge[3] = {0, INT64_MAX, INT64_MAX};
+    CHECK_STATUS(rl_md_create_with_strides(&src, 3, huge, RL_U8, strides), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_with_tag(&any, 3, huge, RL_F32, "any"), RL_SUCCESS);
+    rl_attr_create(&a);
+    rl_attr_set_zero_points(a, RL_ARG_DST, 7, NULL);
+    CHECK_STATUS(rl_reorder_create(&p, e, src, any, a), RL_SUCCESS);
+    rl_primitive_destroy(p);
+    rl_attr_destroy(a);
+    rl_md_destroy(src);
+    rl_md_destroy(any);
 #if SIZE_MAX <= UINT32_MAX
     /* wasm32: 2^30 values fit in rl_dim_t, but their 4-byte copy would wrap size_t to 0 */
     rl_memory_desc_t u8 = NULL;
     rl_primitive_t hp;
-    rl_attr_t a = NULL;
+    a = NULL;
     const int64_t d30[2] = {0, (int64_t)1 << 30};
     CHECK_STATUS(rl_md_create_with_strides(&u8, 2, d30, RL_U8, strides), RL_SUCCESS);
     rl_attr_create(&a);
