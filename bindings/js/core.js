@@ -560,6 +560,11 @@ class Relayout {
     if (vals.length !== count)
       throw new RangeError(`${what}.values has ${vals.length} values, mask ${mask} over ` +
         `dims [${md.dims.join(', ')}] needs ${count}`);
+    // the values live in the heap twice (here, and the primitive's copy): refused up front
+    // when both cannot fit, before the heap grows for nothing
+    if (count * 8 > MAX_HEAP_BYTES)
+      throw new RangeError(`${what}.values: ${count} values need ${count * 4} bytes in the wasm ` +
+        'heap twice (the primitive keeps its own copy), more than its limit of 1 GiB');
     const m = this.#m;
     const ints = kind === 'zeroPoints' && Array.prototype.every.call(vals, isInt32);
     const p = this._malloc(Math.max(count, 1) * 4, `${what}.values`);
