@@ -292,7 +292,8 @@ typedef const struct rl_primitive *const_rl_primitive_t;
  *  attr may be NULL. The primitive keeps what it needs of src, dst and attr: they may be
  *  destroyed right after creation.
  *  Statuses: RL_INVALID_ARGUMENTS for NULL p/engine/src/dst, dims mismatch, an "any" src, a
- *  scale or zero-point mask naming a dim beyond the rank; RL_OUT_OF_MEMORY. */
+ *  scale or zero-point mask naming a dim beyond the rank or selecting more values than memory
+ *  can hold (a zero-size tensor may have such dims); RL_OUT_OF_MEMORY. */
 RL_API rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine,
                                      const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
                                      const_rl_attr_t attr);

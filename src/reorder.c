@@ -5,11 +5,41 @@
 #include "primitive.h"
 #include "verbose.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const where = "rl_reorder_create";
+
+/* Writes md's dims as "[2, 3, 4]" into buf (for messages). */
+static void format_dims(const rl_md_t *md, char *buf, size_t len) {
+    size_t o = 0;
+    for (int d = 0; d < md->ndims && o < len; ++d) {
+        const int w = snprintf(buf + o, len - o, "%s%lld", d ? ", " : "[", (long long)md->dims[d]);
+        if (w < 0) return;
+        o += (size_t)w;
+    }
+    if (o < len) snprintf(buf + o, len - o, "]");
+}
+
+/* The value count of q's mask over md's dims and the values' index strides (row-major over
+ * the masked dims). Rule: the count and its bytes (4 per value) must fit, or the values
+ * array cannot exist; false otherwise. A zero-size tensor given by strides may have dims
+ * whose product overflows int64_t, and on wasm32 count * 4 wraps size_t from 2^30 on. A
+ * masked dim of 0 makes the count 0 whatever the others are (nothing is indexed then). */
+static bool quant_count(rl_quant_t *q, const rl_md_t *md) {
+    rl_dim_t count = 1;
+    bool overflow = false, empty = false;
+    for (int d = md->ndims - 1; d >= 0; --d) {
+        if (!(q->mask & (1 << d))) continue;
+        q->idx_stride[d] = count;
+        overflow |= __builtin_mul_overflow(count, md->dims[d], &count);
+        empty |= md->dims[d] == 0;
+    }
+    q->count = empty ? 0 : count;
+    return empty || (!overflow && (uint64_t)count <= SIZE_MAX / 4);
+}
 
 /* Resolves one user-set scale or zero point against the tensor dims: checks the mask,
  * computes the value count and index strides, copies creation-time values. */
@@ -24,9 +54,14 @@ static rl_status_t resolve_quant(rl_quant_t *q, const rl_quant_spec_t *spec, con
     q->is_int = is_int;
     q->arg = arg;
     q->mask = spec->mask;
-    q->count = 1;
-    for (int d = md->ndims - 1; d >= 0; --d)
-        if (spec->mask & (1 << d)) q->idx_stride[d] = q->count, q->count *= md->dims[d];
+    if (!quant_count(q, md)) {
+        char dims[RL_MAX_NDIMS * 22 + 2];
+        format_dims(md, dims, sizeof dims);
+        return rl_error(RL_INVALID_ARGUMENTS, where,
+                        "%s mask 0x%x over dims %s selects more values than memory can hold "
+                        "(their byte count overflows size_t)",
+                        what, (unsigned)spec->mask, dims);
+    }
     if (q->runtime || q->count == 0) return RL_SUCCESS;
     q->values = rl_malloc((size_t)q->count * 4);
     RETURN_IF_AT(where, q->values == NULL, RL_OUT_OF_MEMORY, "cannot copy %lld %s values",

@@ -1,4 +1,5 @@
 // The three builds and how a runtime chooses among them (shared by node.js and browser.js).
+import { describeValue } from './core.js';
 
 /** Best first. */
 export const BUILDS = ['simd-threads', 'simd', 'baseline'];
@@ -34,7 +35,7 @@ export function chooseBuild(requested, threadsAllowed) {
   const simd = hasSimd(), threads = threadsAllowed && hasThreads();
   if (requested !== undefined) {
     if (!BUILDS.includes(requested))
-      throw new TypeError(`load: unknown build ${JSON.stringify(requested)} (expected ${BUILDS.join(', ')})`);
+      throw new TypeError(`load: unknown build ${typeof requested === 'string' ? JSON.stringify(requested) : describeValue(requested)} (expected ${BUILDS.join(', ')})`);
     if (requested !== 'baseline' && !simd)
       throw new Error(`load: build '${requested}' needs WebAssembly SIMD128, which this runtime lacks`);
     if (requested === 'simd-threads' && !threads)
@@ -49,12 +50,15 @@ export function chooseBuild(requested, threadsAllowed) {
 export function loadOptions(opts, hardwareThreads) {
   if (opts === undefined) opts = {};
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
-    throw new TypeError(`load: options must be an object, got ${opts === null ? 'null' : typeof opts}`);
+    throw new TypeError(`load: options must be an object, got ${describeValue(opts)}`);
   for (const k of Object.keys(opts))
     if (!['build', 'threads'].includes(k))
       throw new TypeError(`load: unknown option '${k}' (expected build, threads)`);
-  let threads = opts.threads ?? hardwareThreads;
-  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > 64)
-    throw new RangeError(`load: threads must be an integer from 1 to 64, got ${String(opts.threads)}`);
-  return { build: opts.build, threads };
+  const { build, threads = hardwareThreads } = opts;
+  // a number, never coerced: '2' and 2n are refused as they are written
+  if (typeof threads !== 'number' || !Number.isInteger(threads))
+    throw new TypeError(`load: threads must be an integer from 1 to 64, got ${describeValue(threads)}`);
+  if (threads < 1 || threads > 64)
+    throw new RangeError(`load: threads must be an integer from 1 to 64, got ${threads}`);
+  return { build, threads };
 }

@@ -42,17 +42,39 @@ function typeName(x) {
 
 const withArticle = (noun) => `${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
+/** A string as messages quote it: JSON escapes (NUL, lone surrogates, quotes), long ones cut. */
+function quote(s) {
+  const max = 120;
+  return s.length <= max ? JSON.stringify(s)
+    : `${JSON.stringify(s.slice(0, max))}... (${s.length} characters)`;
+}
+
+/** What the user passed, as messages name it: `number 1.5`, `string "3"`, `bigint 2n`, `null`. */
+export function describeValue(v) {
+  switch (typeof v) {
+    case 'number': return `number ${Object.is(v, -0) ? '-0' : v}`;
+    case 'string': return `string ${quote(v)}`;
+    case 'bigint': return `bigint ${v}n`;
+    case 'boolean': return `boolean ${v}`;
+    default: return typeName(v);
+  }
+}
+
 function checkDtype(dtype, what) {
   if (typeof dtype !== 'string' || !Object.hasOwn(DTYPES, dtype))
-    throw new TypeError(`${what}: unknown dtype ${JSON.stringify(dtype)} (expected one of ` +
-      `${Object.keys(DTYPES).join(', ')})`);
+    throw new TypeError(`${what}: unknown dtype ${typeof dtype === 'string' ? quote(dtype) : describeValue(dtype)} ` +
+      `(expected one of ${Object.keys(DTYPES).join(', ')})`);
   return DTYPES[dtype];
 }
 
+// Integers are JS numbers, never coerced: null, true, '3' or 2n are refused (Number() would
+// read them as 0, 1, 3 and 2), and so are integers beyond 2^53 - 1, which a number cannot
+// hold exactly (2 ** 60 + 1 === 2 ** 60).
 function checkInt(v, what, { min = -Infinity, max = Infinity } = {}) {
   if (typeof v !== 'number' || !Number.isInteger(v))
-    throw new TypeError(`${what} must be an integer, got ${typeName(v)}` +
-      `${typeof v === 'number' ? ` ${v}` : ''}`);
+    throw new TypeError(`${what} must be an integer, got ${describeValue(v)}`);
+  if (!Number.isSafeInteger(v))
+    throw new RangeError(`${what} is ${BigInt(v)}, beyond 2^53 - 1, the largest integer a JS number holds exactly`);
   if (v < min || v > max)
     throw new RangeError(`${what} is ${v}, expected ${min === -Infinity ? '' : `>= ${min}`}` +
       `${min !== -Infinity && max !== Infinity ? ' and ' : ''}${max === Infinity ? '' : `<= ${max}`}`);
@@ -61,33 +83,89 @@ function checkInt(v, what, { min = -Infinity, max = Infinity } = {}) {
 
 function checkIntList(list, what, opts) {
   if (!Array.isArray(list) && !ArrayBuffer.isView(list))
-    throw new TypeError(`${what} must be an array of integers, got ${typeName(list)}`);
+    throw new TypeError(`${what} must be an array of integers, got ${describeValue(list)}`);
   if (list.length < 1 || list.length > MAX_NDIMS)
     throw new RangeError(`${what} has ${list.length} entries, expected 1 to ${MAX_NDIMS}`);
-  return Array.from(list, (v, i) => checkInt(Number(v), `${what}[${i}]`, opts));
+  return Array.from(list, (v, i) => checkInt(v, `${what}[${i}]`, opts));
 }
 
 function checkOptions(opts, allowed, what) {
   if (opts === undefined) return {};
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
-    throw new TypeError(`${what}: options must be an object, got ${typeName(opts)}`);
+    throw new TypeError(`${what}: options must be an object, got ${describeValue(opts)}`);
   for (const k of Object.keys(opts))
     if (!allowed.includes(k))
       throw new TypeError(`${what}: unknown option '${k}' (expected ${allowed.join(', ')})`);
   return opts;
 }
 
+// Numbers as given (a typed array stays one: 2e8 values are never copied into a JS array,
+// whose length V8 caps). Every entry must be a number: a bigint is refused as `2n` alone is.
 function numberList(values, what) {
-  if (typeof values === 'number') values = [values];
-  if (!Array.isArray(values) && !ArrayBuffer.isView(values))
-    throw new TypeError(`${what} must be a number or an array of numbers, got ${typeName(values)}`);
-  const out = Array.from(values, Number);
-  out.forEach((_, i) => {
-    if (typeof values[i] !== 'number' && typeof values[i] !== 'bigint')
-      throw new TypeError(`${what}[${i}] must be a number, got ${typeName(values[i])}`);
-  });
-  return out;
+  if (typeof values === 'number') return [values];
+  if (values instanceof BigInt64Array || values instanceof BigUint64Array)
+    throw new TypeError(`${what} must be numbers, got ${typeName(values)} (bigints)`);
+  if (ArrayBuffer.isView(values) && !(values instanceof DataView)) {
+    checkNotDetached(values, what);
+    return values;
+  }
+  if (!Array.isArray(values))
+    throw new TypeError(`${what} must be a number or an array of numbers, got ${describeValue(values)}`);
+  for (let i = 0; i < values.length; i++)
+    if (typeof values[i] !== 'number')
+      throw new TypeError(`${what}[${i}] must be a number, got ${describeValue(values[i])}`);
+  return values;
 }
+
+// An ArrayBuffer is detached when the wasm heap it was grew (or it was transferred): its views
+// then have length 0. Shared memory never detaches.
+function isDetached(buffer) {
+  if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) return false;
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function checkNotDetached(view, what) {
+  if (isDetached(view.buffer))
+    throw new TypeError(`${what} is a ${view.constructor.name} of a detached ArrayBuffer (a view ` +
+      'of the wasm heap goes stale when the heap grows: read tensor.data again after calls that ' +
+      'allocate)');
+}
+
+// A string handed to C must mean the same there: C text ends at a NUL, and a lone surrogate
+// has no UTF-8 form (it would come back as another character in messages).
+function checkText(s, what) {
+  const nul = s.indexOf('\0');
+  if (nul >= 0)
+    throw new TypeError(`${what}: ${quote(s)} contains a NUL character at index ${nul} ` +
+      '(C text would end there)');
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(s);
+  if (lone)
+    throw new TypeError(`${what}: ${quote(s)} contains a lone surrogate ` +
+      `(U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at index ${lone.index}, which is not text`);
+}
+
+// A CNN alias blocks a dim by writing it in upper case (nChw16c). For a block on a lower-case
+// dim (nchw16c) C names the positional letter it translated the alias to ('b'), which the
+// user never wrote; the same rule is checked here first, naming the user's letter.
+function checkAliasBlocks(tag, what) {
+  const m = /^([a-zA-Z]+)((?:\d+[a-z])+)$/.exec(tag);
+  if (!m || /^[a-lA-L]+$/.test(m[1])) return; // no blocks, or positional letters
+  for (const [block, , letter] of m[2].matchAll(/(\d+)([a-z])/g)) {
+    if (!m[1].includes(letter) || m[1].includes(letter.toUpperCase())) continue;
+    const fixed = m[1].replace(letter, letter.toUpperCase()) + m[2];
+    throw new RelayoutError(`${what}: tag '${tag}': a block must name an upper-case dim of the ` +
+      `tag, got '${letter}' in ${block} (write '${fixed}')`, 'RL_INVALID_ARGUMENTS');
+  }
+}
+
+// The layout field of a text desc 'f32:nchw16c:1x16x2x2' (a tag, maybe '@' outer strides).
+const textLayout = (text) => text.split(':')[1]?.split('@')[0] ?? '';
 
 // ---- the API -------------------------------------------------------------------------------
 /**
@@ -99,11 +177,16 @@ export function createRelayout(mod, info) {
   return new Relayout(mod, info);
 }
 
+// Ownership: every Desc, Tensor and Primitive carries the instance that made it, and every
+// entry point takes only its own instance's objects (another instance's pointers address
+// another heap). A primitive's src/dst and a tensor's desc are borrowed: they belong to that
+// object, keep it alive, and die with it. Objects are frozen: their sizes decide how many
+// bytes the heap copies hold.
 class Relayout {
   #m;
   #engine = 0;
   #stream = 0;
-  #scratch = 0; // SCRATCH_BYTES for out-parameters, exec args and strings
+  #scratch = 0; // SCRATCH_BYTES for out-parameters and exec args
   #alive = true;
   #registry;
   #imageCache = new Map();
@@ -118,6 +201,7 @@ class Relayout {
     this._check(mod._rl_stream_create(this.#scratch, this.#engine), 'stream');
     this.#stream = this._u32(this.#scratch);
     mod.rlUnrefWorkers?.();
+    Object.freeze(this);
   }
 
   /** The kernel level in effect: 'wasm-simd128' or 'wasm-scalar'. */
@@ -129,58 +213,29 @@ class Relayout {
 
   /** Caps the kernel level ('scalar' or 'wasm-simd128'); primitives created later use it. */
   setMaxIsa(name) {
-    if (typeof name !== 'string') throw new TypeError(`setMaxIsa: expected a string, got ${typeName(name)}`);
-    this._withString(name, (p) => this._check(this.#m._rl_set_max_cpu_isa(p), 'setMaxIsa'));
+    this._live();
+    if (typeof name !== 'string') throw new TypeError(`setMaxIsa: expected a string, got ${describeValue(name)}`);
+    this._withString(name, 'setMaxIsa', (p) => this._check(this.#m._rl_set_max_cpu_isa(p), 'setMaxIsa'));
   }
 
-  /** A memory descriptor from 'f32:nchw:1x3x224x224', { dims, dtype, tag } or
-   *  { dims, dtype, strides }. */
+  /** A new memory descriptor from 'f32:nchw:1x3x224x224', { dims, dtype, tag },
+   *  { dims, dtype, strides } or a Desc of this instance (copied). */
   desc(spec) {
     this._live();
-    const p = this.#scratch;
-    if (typeof spec === 'string') {
-      this._withString(spec, (s) => this._check(this.#m._rl_md_create_from_string(p, s), 'desc'));
-    } else if (spec instanceof Desc) {
-      return spec;
-    } else if (spec && typeof spec === 'object' && !Array.isArray(spec)) {
-      checkOptions(spec, ['dims', 'dtype', 'tag', 'strides'], 'desc');
-      if (spec.dims === undefined) throw new TypeError('desc: dims is missing');
-      const dims = checkIntList(spec.dims, 'desc: dims', { min: 0 });
-      const dt = checkDtype(spec.dtype, 'desc');
-      if ((spec.tag === undefined) === (spec.strides === undefined))
-        throw new TypeError('desc: give exactly one of tag and strides');
-      const dimsPtr = this._i64s(dims, 'dims');
-      try {
-        if (spec.tag !== undefined) {
-          if (typeof spec.tag !== 'string')
-            throw new TypeError(`desc: tag must be a string, got ${typeName(spec.tag)}`);
-          this._withString(spec.tag, (t) => this._check(
-            this.#m._rl_md_create_with_tag(p, dims.length, dimsPtr, dt.id, t), 'desc'));
-        } else {
-          const strides = checkIntList(spec.strides, 'desc: strides');
-          if (strides.length !== dims.length)
-            throw new RangeError(`desc: ${strides.length} strides for ${dims.length} dims`);
-          const sPtr = this._i64s(strides, 'strides');
-          try {
-            this._check(this.#m._rl_md_create_with_strides(p, dims.length, dimsPtr, dt.id, sPtr),
-              'desc');
-          } finally { this.#m._free(sPtr); }
-        }
-      } finally { this.#m._free(dimsPtr); }
-    } else {
-      throw new TypeError(`desc: expected a string or { dims, dtype, tag | strides }, got ${typeName(spec)}`);
-    }
-    return new Desc(this, this._u32(p), true);
+    return this._desc(spec, 'desc');
   }
 
-  /** A zero-filled tensor in the wasm heap: t.data is a fresh view each time (zero copy). */
+  /** A zero-filled tensor in the wasm heap, with its own copy of the descriptor: t.data is a
+   *  fresh view each time (zero copy). */
   tensor(spec) {
-    const owned = !(spec instanceof Desc);
-    const d = this.desc(spec);
+    this._live();
+    const d = this._desc(spec, 'tensor');
     try {
-      return new Tensor(this, d, owned);
+      if (d.size === 0 && d.dims.every((n) => n > 0))
+        throw new TypeError(`tensor: '${String(d)}' has format 'any', which is no layout: a tensor needs one`);
+      return new Tensor(this, d);
     } catch (e) {
-      if (owned) d.dispose();
+      d.dispose();
       throw e;
     }
   }
@@ -189,8 +244,11 @@ class Relayout {
   reorder(src, dst, opts) {
     this._live();
     opts = checkOptions(opts, ['scales', 'zeroPoints', 'sum'], 'reorder');
-    return this._withDescs([src, dst], ([s, d]) => {
-      const { attr, values } = this._attr(opts, s, d);
+    // values are taken now: the allocations below may grow the heap a view of it would show
+    const quants = parseQuants(opts, this.#m.rlMemory().buffer);
+    const sum = parseSum(opts.sum);
+    return this._withDescs([[src, 'reorder: src'], [dst, 'reorder: dst']], ([s, d]) => {
+      const { attr, values } = this._attr(quants, sum, s, d);
       try {
         this._check(this.#m._rl_reorder_create(this.#scratch, this.#engine, s._ptr, d._ptr,
           attr), 'reorder');
@@ -200,7 +258,7 @@ class Relayout {
         if (attr) this.#m._rl_attr_destroy(attr);
       }
       return new Primitive(this, this._u32(this.#scratch), 'reorder', ARG.SRC, ARG.DST,
-        opts.sum !== undefined);
+        sum !== undefined);
     });
   }
 
@@ -208,15 +266,15 @@ class Relayout {
   shuffle(md, opts) {
     this._live();
     opts = checkOptions(opts, ['axis', 'groupSize', 'direction'], 'shuffle');
-    const axis = checkInt(opts.axis ?? 1, 'shuffle: axis');
-    const group = checkInt(opts.groupSize, 'shuffle: groupSize');
-    const dir = opts.direction ?? 'forward';
-    if (dir !== 'forward' && dir !== 'backward')
-      throw new TypeError(`shuffle: direction must be 'forward' or 'backward', got ${JSON.stringify(dir)}`);
-    return this._withDescs([md], ([d]) => {
-      this._check(this.#m._rl_shuffle_create(this.#scratch, this.#engine,
-        dir === 'forward' ? 1 : 2, d._ptr, axis, BigInt(group)), 'shuffle');
-      const fwd = dir === 'forward';
+    const { axis = 1, groupSize, direction = 'forward' } = opts;
+    checkInt(axis, 'shuffle: axis', INT32);
+    checkInt(groupSize, 'shuffle: groupSize');
+    if (direction !== 'forward' && direction !== 'backward')
+      throw new TypeError(`shuffle: direction must be 'forward' or 'backward', got ${typeof direction === 'string' ? quote(direction) : describeValue(direction)}`);
+    const fwd = direction === 'forward';
+    return this._withDescs([[md, 'shuffle: md']], ([d]) => {
+      this._check(this.#m._rl_shuffle_create(this.#scratch, this.#engine, fwd ? 1 : 2, d._ptr,
+        axis, BigInt(groupSize)), 'shuffle');
       return new Primitive(this, this._u32(this.#scratch), 'shuffle',
         fwd ? ARG.SRC : ARG.DIFF_DST, fwd ? ARG.DST : ARG.DIFF_SRC, false);
     });
@@ -226,9 +284,10 @@ class Relayout {
   shuffleChannels(md, opts) {
     this._live();
     opts = checkOptions(opts, ['axis', 'group'], 'shuffleChannels');
-    const axis = checkInt(opts.axis ?? 1, 'shuffleChannels: axis');
-    const group = checkInt(opts.group ?? 1, 'shuffleChannels: group');
-    return this._withDescs([md], ([d]) => {
+    const { axis = 1, group = 1 } = opts;
+    checkInt(axis, 'shuffleChannels: axis', INT32);
+    checkInt(group, 'shuffleChannels: group');
+    return this._withDescs([[md, 'shuffleChannels: md']], ([d]) => {
       this._check(this.#m._rl_shuffle_channels_create(this.#scratch, this.#engine, d._ptr, axis,
         BigInt(group)), 'shuffleChannels');
       return new Primitive(this, this._u32(this.#scratch), 'shuffleChannels', ARG.SRC, ARG.DST,
@@ -240,29 +299,21 @@ class Relayout {
    * RGBA/RGB bytes (an ImageData or { data, width, height }) to a normalised 1x3xHxW tensor in
    * one fused reorder: out = (x * scale - mean) / std per channel (alpha dropped).
    * Options: mean, std (3 numbers; defaults 0 and 1), scale (default 1/255), layout (a tag of
-   * rank 4, default 'nchw'), dtype (default 'f32'), out (a typed array or tensor to fill).
+   * rank 4, default 'nchw'), dtype (default 'f32'), out (a typed array or tensor to fill; a
+   * tensor must have the descriptor that layout and dtype give).
    */
   imageToTensor(image, opts) {
     this._live();
     opts = checkOptions(opts, ['mean', 'std', 'scale', 'layout', 'dtype', 'out'], 'imageToTensor');
     const { data, width, height, channels } = imageInfo(image);
-    const mean = numberList(opts.mean ?? [0, 0, 0], 'imageToTensor: mean');
-    const std = numberList(opts.std ?? [1, 1, 1], 'imageToTensor: std');
-    if (mean.length !== 3 || std.length !== 3)
-      throw new RangeError(`imageToTensor: mean and std need 3 values each, got ${mean.length} and ${std.length}`);
-    if (std.some((v) => v === 0 || !Number.isFinite(v)))
-      throw new RangeError('imageToTensor: std values must be finite and non-zero');
-    const scale = opts.scale ?? 1 / 255;
-    if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale))
-      throw new RangeError(`imageToTensor: scale must be a positive number, got ${String(scale)}`);
-    const layout = opts.layout ?? 'nchw';
-    const dtype = opts.dtype ?? 'f32';
-    if (typeof layout !== 'string') throw new TypeError('imageToTensor: layout must be a tag string');
-    checkDtype(dtype, 'imageToTensor');
-    const key = [width, height, channels, layout, dtype, ...mean, ...std, scale].join('|');
+    const { mean = [0, 0, 0], std = [1, 1, 1], scale = 1 / 255, layout = 'nchw', dtype = 'f32', out } = opts;
+    const p = imageParams(mean, std, scale, layout, dtype);
+    // views of the heap, found again after the allocations below (which may grow it)
+    const bytesRef = this._heapRef(data), outRef = this._heapRef(out);
+    const key = JSON.stringify([width, height, channels, layout, dtype, p.mean, p.std, scale]);
     let prim = this.#imageCache.get(key);
     if (!prim) {
-      prim = this._imagePipeline(width, height, channels, layout, dtype, mean, std, scale);
+      prim = this._imagePipeline(width, height, channels, layout, dtype, p.mean, p.std, scale);
       this.#imageCache.set(key, prim);
       if (this.#imageCache.size > IMAGE_CACHE) {
         const [oldKey, old] = this.#imageCache.entries().next().value;
@@ -270,7 +321,14 @@ class Relayout {
         old.dispose();
       }
     }
-    return prim._runBytes(data, opts.out);
+    if (Tensor.is(out)) {
+      out._ptrIn(this, 'imageToTensor: out');
+      if (!out.desc.equals(prim.dst))
+        throw new RangeError(`imageToTensor: out tensor is ${String(out.desc)}, but layout ` +
+          `'${layout}' and dtype '${dtype}' make ${String(prim.dst)}: pass the tensor's layout and dtype`);
+    }
+    const y = prim._runBytes(bytesRef, outRef);
+    return out ?? y; // the caller's own `out`, even if a view of it had to be taken afresh
   }
 
   // The image reorder: (x - mean/scale) * (scale/std) = (x*scale - mean)/std, one fused pass
@@ -280,7 +338,7 @@ class Relayout {
   // the result is the same bits (the pipeline computes in f32 either way).
   _imagePipeline(width, height, channels, layout, dtype, mean, std, scale) {
     const hw = height * width, dims = [1, 3, height, width];
-    const direct = this.desc({ dims, dtype, tag: layout }); // checks layout and dtype first
+    const direct = this._desc({ dims, dtype, tag: layout }, 'imageToTensor'); // checks layout and dtype first
     let fused, mid, then;
     try {
       fused = this.reorder(
@@ -298,16 +356,18 @@ class Relayout {
       fused?.dispose();
       throw e;
     } finally { direct.dispose(); }
-    return { // what the image cache asks of its entries: _runBytes and dispose
-      _runBytes(bytes, out) {
-        fused._runBytes(bytes, mid);
-        return then.run(mid, out);
+    return { // what the image cache asks of its entries: dst, _runBytes and dispose
+      dst: then.dst,
+      _runBytes(bytesRef, outRef) {
+        fused._runBytes(bytesRef, () => mid);
+        return then._run(mid, outRef(), 'imageToTensor');
       },
       dispose() { then.dispose(); mid.dispose(); fused.dispose(); },
     };
   }
 
-  /** Frees the engine and ends every worker thread: a Node process can then exit. */
+  /** Frees the engine and ends every worker thread: a Node process can then exit. Every
+   *  object of the instance throws from then on. */
   terminate() {
     if (!this.#alive) return;
     for (const p of this.#imageCache.values()) p.dispose();
@@ -335,6 +395,23 @@ class Relayout {
   _u32(ptr) { return new Uint32Array(this.#m.rlMemory().buffer, ptr, 1)[0]; }
   _str(ptr) { return this.#m.UTF8ToString(ptr); }
 
+  // Where `view` lies in the wasm heap when it views the current, unshared heap buffer (null
+  // for other memory). Such a view is detached by the next heap growth (any allocation may
+  // grow it): callers note the offset before allocating and read the heap afresh after.
+  _heapSpan(view) {
+    const buf = this.#m.rlMemory().buffer;
+    return view.buffer === buf && !isShared(buf) ? { offset: view.byteOffset } : null;
+  }
+
+  // A function that gives `x` again later: for a view of the current, unshared heap buffer a
+  // new view of the same bytes (the heap may have grown since, detaching x); else x itself.
+  _heapRef(x) {
+    const span = ArrayBuffer.isView(x) ? this._heapSpan(x) : null;
+    if (!span) return () => x;
+    const Type = x.constructor, n = x.length;
+    return () => new Type(this.#m.rlMemory().buffer, span.offset, n);
+  }
+
   _malloc(bytes, what) {
     const limit = MAX_HEAP_BYTES;
     if (!(bytes <= limit))
@@ -360,7 +437,9 @@ class Relayout {
     throw e;
   }
 
-  _withString(s, fn) {
+  // fn(pointer to s as NUL-terminated UTF-8); s must say the same in C (checkText).
+  _withString(s, what, fn) {
+    checkText(s, what);
     const n = this.#m.lengthBytesUTF8(s) + 1;
     const p = this._malloc(n, 'a string');
     try {
@@ -369,20 +448,83 @@ class Relayout {
     } finally { this.#m._free(p); }
   }
 
-  _i64s(list, what) {
+  // fn(pointer to the int64 values of list, safe integers).
+  _withI64s(list, what, fn) {
     const p = this._malloc(list.length * 8, what);
-    const v = new BigInt64Array(this.#m.rlMemory().buffer, p, list.length);
-    list.forEach((x, i) => { v[i] = BigInt(x); });
-    return p;
+    try {
+      const v = new BigInt64Array(this.#m.rlMemory().buffer, p, list.length);
+      list.forEach((x, i) => { v[i] = BigInt(x); });
+      return fn(p);
+    } finally { this.#m._free(p); }
   }
 
-  // Descs given as specs are created for the call and freed after it.
-  _withDescs(specs, fn) {
+  // A new owned Desc from a spec: text, { dims, dtype, tag | strides }, or a Desc of this
+  // instance (copied through its text form, which round-trips exactly: include/relayout.h).
+  _desc(spec, what) {
+    if (Desc.is(spec)) {
+      spec._ptrIn(this, what);
+      return this._descFromText(String(spec), what);
+    }
+    if (typeof spec === 'string') return this._descFromText(spec, what);
+    if (spec && typeof spec === 'object' && !Array.isArray(spec)) return this._descFromObject(spec, what);
+    throw new TypeError(`${what}: expected a string or { dims, dtype, tag | strides }, got ${describeValue(spec)}`);
+  }
+
+  _descFromText(text, what) {
+    checkText(text, what);
+    checkAliasBlocks(textLayout(text), what);
+    const p = this.#scratch;
+    this._withString(text, what, (s) => this._check(this.#m._rl_md_create_from_string(p, s), what));
+    return this._wrapDesc(this._u32(p), what);
+  }
+
+  _descFromObject(spec, what) {
+    checkOptions(spec, ['dims', 'dtype', 'tag', 'strides'], what);
+    const { dims: rawDims, dtype, tag, strides: rawStrides } = spec; // each getter read once
+    if (rawDims === undefined) throw new TypeError(`${what}: dims is missing`);
+    const dims = checkIntList(rawDims, `${what}: dims`, { min: 0 });
+    const dt = checkDtype(dtype, what);
+    if ((tag === undefined) === (rawStrides === undefined))
+      throw new TypeError(`${what}: give exactly one of tag and strides`);
+    const m = this.#m, p = this.#scratch, n = dims.length;
+    let st;
+    if (tag !== undefined) {
+      if (typeof tag !== 'string') throw new TypeError(`${what}: tag must be a string, got ${describeValue(tag)}`);
+      checkText(tag, `${what}: tag`);
+      checkAliasBlocks(tag, what);
+      st = this._withI64s(dims, 'dims', (d) => this._withString(tag, `${what}: tag`,
+        (t) => m._rl_md_create_with_tag(p, n, d, dt.id, t)));
+    } else {
+      const strides = checkIntList(rawStrides, `${what}: strides`);
+      if (strides.length !== n) throw new RangeError(`${what}: ${strides.length} strides for ${n} dims`);
+      st = this._withI64s(dims, 'dims', (d) => this._withI64s(strides, 'strides',
+        (s) => m._rl_md_create_with_strides(p, n, d, dt.id, s)));
+    }
+    this._check(st, what);
+    return this._wrapDesc(this._u32(p), what);
+  }
+
+  // The Desc of a new md; the md is freed when the Desc cannot be made (dims beyond 2^53).
+  _wrapDesc(ptr, what) {
+    try {
+      return new Desc(this, ptr, null, what);
+    } catch (e) {
+      this.#m._rl_md_destroy(ptr);
+      throw e;
+    }
+  }
+
+  // Descs for one call: this instance's own as they are, specs created and freed after it.
+  // items: [spec, what] pairs.
+  _withDescs(items, fn) {
     const made = [];
     try {
-      const descs = specs.map((s) => {
-        if (s instanceof Desc) { s._live(); return s; }
-        const d = this.desc(s);
+      const descs = items.map(([spec, what]) => {
+        if (Desc.is(spec)) {
+          spec._ptrIn(this, what);
+          return spec;
+        }
+        const d = this._desc(spec, what);
         made.push(d);
         return d;
       });
@@ -390,57 +532,53 @@ class Relayout {
     } finally { made.forEach((d) => d.dispose()); }
   }
 
-  // A C attr for the reorder options (0 for none) and the heap buffers of its values, which
+  // A C attr for the parsed options (0 for none) and the heap buffers of its values, which
   // must live until the primitive is created.
-  _attr(opts, src, dst) {
-    const { scales, zeroPoints, sum } = opts;
+  _attr(quants, sum, src, dst) {
     const values = [];
-    if (scales === undefined && zeroPoints === undefined && sum === undefined)
-      return { attr: 0, values };
+    if (quants.length === 0 && sum === undefined) return { attr: 0, values };
     const m = this.#m;
     this._check(m._rl_attr_create(this.#scratch), 'reorder: attr');
     const attr = this._u32(this.#scratch);
     try {
-      for (const [kind, spec] of [['scales', scales], ['zeroPoints', zeroPoints]]) {
-        if (spec === undefined) continue;
-        checkOptions(spec, ['src', 'dst'], `reorder: ${kind}`);
-        for (const side of ['src', 'dst']) {
-          if (spec[side] === undefined) continue;
-          const what = `reorder: ${kind}.${side}`;
-          let q = spec[side];
-          if (typeof q === 'number') q = { mask: 0, values: [q] };
-          checkOptions(q, ['mask', 'values'], what);
-          const md = side === 'src' ? src : dst;
-          const mask = checkInt(q.mask ?? 0, `${what}.mask`, { min: 0, max: (1 << md.ndims) - 1 });
-          const vals = numberList(q.values, `${what}.values`);
-          let count = 1;
-          md.dims.forEach((n, d) => { if (mask & (1 << d)) count *= n; });
-          if (vals.length !== count)
-            throw new RangeError(`${what}.values has ${vals.length} values, mask ${mask} over ` +
-              `dims [${md.dims.join(', ')}] needs ${count}`);
-          const ints = kind === 'zeroPoints' && vals.every((v) => Number.isInteger(v) &&
-            v >= -2147483648 && v <= 2147483647);
-          const p = this._malloc(Math.max(count, 1) * 4, what);
-          values.push(p);
-          const buf = m.rlMemory().buffer;
-          if (ints) new Int32Array(buf, p, count).set(vals);
-          else new Float32Array(buf, p, count).set(vals);
-          const arg = side === 'src' ? ARG.SRC : ARG.DST;
-          const fn = kind === 'scales' ? m._rl_attr_set_scales
-            : ints ? m._rl_attr_set_zero_points : m._rl_attr_set_zero_points_f32;
-          this._check(fn(attr, arg, mask, p), what);
-        }
-      }
-      if (sum !== undefined) {
-        const s = typeof sum === 'number' ? { scale: sum } : checkOptions(sum, ['scale'], 'reorder: sum');
-        const scale = s.scale ?? 1;
-        if (typeof scale !== 'number') throw new TypeError(`reorder: sum.scale must be a number, got ${typeName(scale)}`);
-        this._check(m._rl_attr_append_sum(attr, scale), 'reorder: sum');
-      }
+      for (const q of quants) values.push(this._setQuant(attr, q, q.side === 'src' ? src : dst));
+      if (sum !== undefined) this._check(m._rl_attr_append_sum(attr, sum), 'reorder: sum');
       return { attr, values };
     } catch (e) {
       values.forEach((p) => m._free(p));
       m._rl_attr_destroy(attr);
+      throw e;
+    }
+  }
+
+  // One scale or zero point: its mask and value count against md, its values copied into a
+  // heap buffer (returned; the caller frees it once the primitive has its own copy).
+  _setQuant(attr, { kind, side, what, mask, vals }, md) {
+    checkInt(mask, `${what}.mask`, { min: 0, max: (1 << md.ndims) - 1 });
+    let count = 1;
+    md.dims.forEach((n, d) => { if (mask & (1 << d)) count *= n; });
+    if (vals.length !== count)
+      throw new RangeError(`${what}.values has ${vals.length} values, mask ${mask} over ` +
+        `dims [${md.dims.join(', ')}] needs ${count}`);
+    // the values live in the heap twice (here, and the primitive's copy): refused up front
+    // when both cannot fit, before the heap grows for nothing
+    if (count * 8 > MAX_HEAP_BYTES)
+      throw new RangeError(`${what}.values: ${count} values need ${count * 4} bytes in the wasm ` +
+        'heap twice (the primitive keeps its own copy), more than its limit of 1 GiB');
+    const m = this.#m;
+    const ints = kind === 'zeroPoints' && Array.prototype.every.call(vals, isInt32);
+    const p = this._malloc(Math.max(count, 1) * 4, `${what}.values`);
+    try {
+      const buf = m.rlMemory().buffer;
+      if (ints) new Int32Array(buf, p, count).set(vals);
+      else new Float32Array(buf, p, count).set(vals);
+      const arg = side === 'src' ? ARG.SRC : ARG.DST;
+      const fn = kind === 'scales' ? m._rl_attr_set_scales
+        : ints ? m._rl_attr_set_zero_points : m._rl_attr_set_zero_points_f32;
+      this._check(fn(attr, arg, mask, p), what);
+      return p;
+    } catch (e) {
+      m._free(p);
       throw e;
     }
   }
@@ -449,13 +587,63 @@ class Relayout {
 const SCRATCH_BYTES = 64;
 const IMAGE_CACHE = 4;
 const MAX_HEAP_BYTES = 1024 * 1024 * 1024;
+const INT32 = { min: -2147483648, max: 2147483647 }; // C int parameters
+const isInt32 = (v) => Number.isInteger(v) && v >= INT32.min && v <= INT32.max;
+const isShared = (buf) => typeof SharedArrayBuffer !== 'undefined' && buf instanceof SharedArrayBuffer;
+// the text of a dense layout: a tag, no outer strides ('@') and no offset0 (include/relayout.h,
+// rl_md_to_string)
+const DENSE_TAG_TEXT = /^[a-z0-9]+:[A-Za-z][A-Za-z0-9]*:[0-9x]+$/;
+// a tensor's data view keeps its tensor alive: a collected tensor frees the memory it shows
+const KEEP = Symbol('relayout.tensor');
+
+// The scales and zero points of reorder options: [{ kind, side, what, mask, vals }], each
+// checked for type (mask and count against the dims come later). Values that view the wasm
+// heap (`heap`, unshared) are copied: the allocations that follow may grow the heap.
+function parseQuants({ scales, zeroPoints }, heap) {
+  const out = [];
+  for (const [kind, spec] of [['scales', scales], ['zeroPoints', zeroPoints]]) {
+    if (spec === undefined) continue;
+    checkOptions(spec, ['src', 'dst'], `reorder: ${kind}`);
+    for (const side of ['src', 'dst']) {
+      const q = spec[side];
+      if (q === undefined) continue;
+      const what = `reorder: ${kind}.${side}`;
+      if (typeof q === 'number') {
+        out.push({ kind, side, what, mask: 0, vals: [q] });
+        continue;
+      }
+      if (q === null || typeof q !== 'object' || Array.isArray(q))
+        throw new TypeError(`${what} must be a number or { mask, values }, got ${describeValue(q)}`);
+      checkOptions(q, ['mask', 'values'], what);
+      const { mask = 0, values } = q;
+      checkInt(mask, `${what}.mask`, { min: 0 });
+      let vals = numberList(values, `${what}.values`);
+      if (vals.buffer === heap && !isShared(heap)) vals = vals.slice();
+      out.push({ kind, side, what, mask, vals });
+    }
+  }
+  return out;
+}
+
+// The sum option: undefined, or its scale (a number).
+function parseSum(sum) {
+  if (sum === undefined || typeof sum === 'number') return sum;
+  if (sum === null || typeof sum !== 'object' || Array.isArray(sum))
+    throw new TypeError(`reorder: sum must be a number or { scale }, got ${describeValue(sum)}`);
+  checkOptions(sum, ['scale'], 'reorder: sum');
+  const { scale = 1 } = sum;
+  if (typeof scale !== 'number')
+    throw new TypeError(`reorder: sum.scale must be a number, got ${describeValue(scale)}`);
+  return scale;
+}
 
 function imageInfo(image) {
   if (image === null || typeof image !== 'object')
-    throw new TypeError(`imageToTensor: expected an ImageData or { data, width, height }, got ${typeName(image)}`);
+    throw new TypeError(`imageToTensor: expected an ImageData or { data, width, height }, got ${describeValue(image)}`);
   const { data, width, height } = image;
   if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray))
-    throw new TypeError(`imageToTensor: image.data must be a Uint8Array or Uint8ClampedArray, got ${typeName(data)}`);
+    throw new TypeError(`imageToTensor: image.data must be a Uint8Array or Uint8ClampedArray, got ${describeValue(data)}`);
+  checkNotDetached(data, 'imageToTensor: image.data');
   checkInt(width, 'imageToTensor: width', { min: 1 });
   checkInt(height, 'imageToTensor: height', { min: 1 });
   const channels = data.length / (width * height);
@@ -465,29 +653,72 @@ function imageInfo(image) {
   return { data, width, height, channels };
 }
 
+// mean and std as 3-number arrays (copied: they name the cached pipeline), scale, layout and
+// dtype, checked.
+function imageParams(meanIn, stdIn, scale, layout, dtype) {
+  const mean = Array.from(numberList(meanIn, 'imageToTensor: mean'));
+  const std = Array.from(numberList(stdIn, 'imageToTensor: std'));
+  if (mean.length !== 3 || std.length !== 3)
+    throw new RangeError(`imageToTensor: mean and std need 3 values each, got ${mean.length} and ${std.length}`);
+  if (std.some((v) => v === 0 || !Number.isFinite(v)))
+    throw new RangeError(`imageToTensor: std values must be finite and non-zero, got [${std.join(', ')}]`);
+  if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale))
+    throw new RangeError(`imageToTensor: scale must be a positive number, got ${typeof scale === 'number' ? scale : describeValue(scale)}`);
+  if (typeof layout !== 'string')
+    throw new TypeError(`imageToTensor: layout must be a tag string, got ${describeValue(layout)}`);
+  checkDtype(dtype, 'imageToTensor');
+  return { mean, std };
+}
+
 /** A memory descriptor (immutable). */
 class Desc {
-  #rl; #owned; #ptr;
-  constructor(rl, ptr, owned) {
+  #rl; #ptr; #owner; #gone = null;
+  // owner: null for a desc its user owns (dispose() frees it), else the Primitive or Tensor it
+  // belongs to, which it keeps alive and which frees and invalidates it (_release).
+  constructor(rl, ptr, owner, what) {
     this.#rl = rl;
     this.#ptr = ptr;
-    this.#owned = owned;
+    this.#owner = owner;
     const m = rl._m;
     this.ndims = m._rl_md_ndims(ptr);
     const dimsPtr = m._rl_md_dims(ptr) >>> 0;
-    this.dims = Array.from(new BigInt64Array(m.rlMemory().buffer, dimsPtr, this.ndims), Number);
+    const dims = new BigInt64Array(m.rlMemory().buffer, dimsPtr, this.ndims);
+    dims.forEach((n, d) => {
+      if (n > BigInt(Number.MAX_SAFE_INTEGER))
+        throw new RangeError(`${what}: dims[${d}] is ${n}, beyond 2^53 - 1, the largest integer a JS number holds exactly`);
+    });
+    this.dims = Object.freeze(Array.from(dims, Number));
     this.dtype = DTYPE_BY_ID[m._rl_md_data_type(ptr)] ?? 'undef';
     /** bytes, padding included */
     this.size = m._rl_md_get_size(ptr) >>> 0;
     /** elements of the typed array that holds it (size / element bytes) */
     this.length = this.dtype === 'undef' ? 0 : this.size / DTYPES[this.dtype].bytes;
-    Object.freeze(this.dims);
-    if (owned) rl._track(this, () => m._rl_md_destroy(ptr));
+    if (owner === null) rl._track(this, () => m._rl_md_destroy(ptr));
+    Object.freeze(this);
   }
+  /** Whether x is a Desc (a brand check: objects made to look like one are not). */
+  static is(x) { return typeof x === 'object' && x !== null && #ptr in x; }
   get _ptr() { this._live(); return this.#ptr; }
   _live() {
     this.#rl._live();
-    if (this.#ptr === 0) throw new Error('relayout: this desc was disposed');
+    if (this.#ptr === 0) throw new Error(this.#gone ?? 'relayout: this desc was disposed');
+  }
+  // The md pointer for a call of `rl`; a desc of another instance points into another heap.
+  _ptrIn(rl, what) {
+    if (this.#rl !== rl)
+      throw new Error(`${what}: this desc belongs to another relayout instance (each load() has ` +
+        'its own heap): make one with this instance, e.g. rl.desc(String(desc))');
+    return this._ptr;
+  }
+  // A tensor takes this new desc: it is freed with the tensor from now on.
+  _adopt(owner) {
+    this.#rl._untrack(this);
+    this.#owner = owner;
+  }
+  // The owner freed the md: every later use throws `reason`.
+  _release(reason) {
+    this.#ptr = 0;
+    this.#gone = reason;
   }
   /** 'f32:nChw16c:2x30x7x7' (the text rl.desc() accepts) */
   toString() {
@@ -500,14 +731,16 @@ class Desc {
       return rl._str(buf);
     } finally { rl._m._free(buf); }
   }
+  /** Same dims, type and layout (a desc of another instance is compared by its text). */
   equals(other) {
-    if (!(other instanceof Desc)) return false;
+    if (!Desc.is(other)) return false;
+    if (other.#rl !== this.#rl) return String(this) === String(other);
     return this.#rl._m._rl_md_equal(this._ptr, other._ptr) === 1;
   }
   /** The typed array type of this desc's dtype. */
   get ArrayType() { return DTYPES[this.dtype].arrays[0]; }
   dispose() {
-    if (!this.#owned || this.#ptr === 0) return; // borrowed descs belong to their primitive
+    if (this.#owner !== null || this.#ptr === 0) return; // borrowed descs go with their owner
     this.#rl._untrack(this);
     if (!this.#rl._terminated) this.#rl._m._rl_md_destroy(this.#ptr);
     this.#ptr = 0;
@@ -515,42 +748,60 @@ class Desc {
   [DISPOSE]() { this.dispose(); }
 }
 
-/** A tensor living in the wasm heap. */
+/** A tensor living in the wasm heap, with its own descriptor. */
 class Tensor {
-  #rl; #ptr; #ownsDesc;
-  constructor(rl, desc, ownsDesc) {
+  #rl; #ptr; #desc;
+  // desc: a new desc the tensor adopts (frees with itself).
+  constructor(rl, desc) {
     this.#rl = rl;
-    this.desc = desc;
-    this.#ownsDesc = ownsDesc;
     this.#ptr = rl._malloc(desc.size, `a tensor of ${desc.size} bytes`);
     rl._heapU8().fill(0, this.#ptr, this.#ptr + desc.size);
-    const m = rl._m, ptr = this.#ptr;
-    rl._track(this, () => m._free(ptr));
+    desc._adopt(this);
+    this.#desc = desc;
+    const m = rl._m, ptr = this.#ptr, md = desc._ptr;
+    rl._track(this, () => { m._free(ptr); m._rl_md_destroy(md); });
+    Object.freeze(this);
   }
+  static is(x) { return typeof x === 'object' && x !== null && #ptr in x; }
+  /** The tensor's descriptor (it belongs to the tensor: disposed with it). */
+  get desc() { return this.#desc; }
   get _ptr() {
     this.#rl._live();
     if (this.#ptr === 0) throw new Error('relayout: this tensor was disposed');
     return this.#ptr;
   }
+  _ptrIn(rl, what) {
+    if (this.#rl !== rl)
+      throw new Error(`${what}: this tensor belongs to another relayout instance (each load() ` +
+        'has its own heap): pass its data (tensor.data) to copy it');
+    return this._ptr;
+  }
   /** A view of the tensor's bytes as its dtype's typed array; take a new one after any call
    *  that may grow the heap (creating primitives or tensors, running with copies). */
   get data() {
-    const Arr = this.desc.ArrayType;
-    return new Arr(this.#rl._m.rlMemory().buffer, this._ptr, this.desc.length);
+    const ptr = this._ptr, d = this.#desc;
+    const view = new d.ArrayType(this.#rl._m.rlMemory().buffer, ptr, d.length);
+    Object.defineProperty(view, KEEP, { value: this });
+    return view;
   }
   dispose() {
     if (this.#ptr === 0) return;
-    this.#rl._untrack(this);
-    if (!this.#rl._terminated) this.#rl._m._free(this.#ptr);
+    const rl = this.#rl;
+    rl._untrack(this);
+    if (!rl._terminated) {
+      rl._m._free(this.#ptr);
+      rl._m._rl_md_destroy(this.#desc._ptr);
+    }
     this.#ptr = 0;
-    if (this.#ownsDesc) this.desc.dispose();
+    this.#desc._release('relayout: this desc belongs to a tensor that was disposed');
   }
   [DISPOSE]() { this.dispose(); }
 }
 
 /** A reorder or shuffle, ready to run. */
 class Primitive {
-  #rl; #ptr; #srcArg; #dstArg; #hasSum;
+  #rl; #ptr; #srcArg; #dstArg; #hasSum; #src; #dst;
+  #dstIn; // run() copies `out` in first: a sum reads it, or dst has bytes no element covers
   #bufs = [0, 0]; // heap copies of src and dst for runs on JS arrays, made on first use
   constructor(rl, ptr, kind, srcArg, dstArg, hasSum) {
     this.#rl = rl;
@@ -560,11 +811,22 @@ class Primitive {
     this.#dstArg = dstArg;
     this.#hasSum = hasSum;
     const m = rl._m;
-    this.src = new Desc(rl, m._rl_primitive_query_md(ptr, srcArg) >>> 0, false);
-    this.dst = new Desc(rl, m._rl_primitive_query_md(ptr, dstArg) >>> 0, false);
+    this.#src = new Desc(rl, m._rl_primitive_query_md(ptr, srcArg) >>> 0, this, kind);
+    this.#dst = new Desc(rl, m._rl_primitive_query_md(ptr, dstArg) >>> 0, this, kind);
+    // Bytes no element covers (gaps of strides, an offset) are never written: out's own
+    // values must stay there, not stale bytes of the heap copy buffer. A reorder writes the
+    // padding of a dense blocked layout (with zeros), which prints as a tag: no copy needed.
+    const elements = this.#dst.dims.reduce((a, b) => a * b, 1);
+    const denseReorder = kind === 'reorder' && DENSE_TAG_TEXT.test(String(this.#dst));
+    this.#dstIn = hasSum || (this.#dst.length > elements && !denseReorder);
     const bufs = this.#bufs;
     rl._track(this, () => { m._rl_primitive_destroy(ptr); bufs.forEach((b) => b && m._free(b)); });
+    Object.freeze(this);
   }
+  /** The source descriptor (it belongs to the primitive: disposed with it). */
+  get src() { return this.#src; }
+  /** The destination descriptor (it belongs to the primitive: disposed with it). */
+  get dst() { return this.#dst; }
   get _ptr() {
     this.#rl._live();
     if (this.#ptr === 0) throw new Error(`relayout: this ${this.kind} was disposed`);
@@ -574,58 +836,74 @@ class Primitive {
   get implName() { return this.#rl._str(this.#rl._m._rl_primitive_impl_name(this._ptr)); }
 
   /**
-   * Runs on typed arrays (copied in and out of the heap) or tensors (zero copy). Returns `out`,
-   * or a new typed array of dst's type when `out` is not given. A sum post-op needs `out`
-   * (it holds the previous destination values).
+   * Runs on typed arrays (copied in and out of the heap) or tensors (zero copy; a tensor must
+   * have the primitive's descriptor). Returns `out`, or a new typed array of dst's type when
+   * `out` is not given. A sum post-op needs `out` (it holds the previous destination values).
    */
   run(input, out) {
+    return this._run(input, out, `${this.kind}.run`);
+  }
+
+  // Every check first; then the allocations (which may grow the heap and detach views of
+  // it); then, with views taken afresh, the copies in, the execution and the copy out.
+  _run(input, out, name) {
     const ptr = this._ptr;
     const rl = this.#rl;
-    const srcPtr = this.#place(input, 0, this.src, 'input', true);
+    const src = this.#arg(input, this.#src, 'input', name);
     if (out === undefined) {
       if (this.#hasSum)
-        throw new TypeError(`${this.kind}.run: the sum post-op adds to the previous destination: pass it as run(input, out)`);
-      out = new this.dst.ArrayType(this.dst.length);
+        throw new TypeError(`${name}: the sum post-op adds to the previous destination: pass it as run(input, out)`);
+      out = new this.#dst.ArrayType(this.#dst.length);
     }
-    const dstPtr = this.#place(out, 1, this.dst, 'out', this.#hasSum);
+    const dst = this.#arg(out, this.#dst, 'out', name);
+    if (src.tensor && src.tensor === dst.tensor)
+      throw new Error(`${name}: input and out are the same tensor: a ${this.kind} cannot run in place`);
+    const srcPtr = src.tensor ? src.ptr : this.#buffer(0, this.#src, `${name} input copy`);
+    const dstPtr = dst.tensor ? dst.ptr : this.#buffer(1, this.#dst, `${name} out copy`);
+    if (!src.tensor) copyIn(rl, src, srcPtr, this.#src.size);
+    if (!dst.tensor && this.#dstIn) copyIn(rl, dst, dstPtr, this.#dst.size);
     const args = rl._scratchPtr;
-    const view = new Int32Array(rl._m.rlMemory().buffer, args, 4);
-    view.set([this.#srcArg, srcPtr, this.#dstArg, dstPtr]);
-    rl._check(rl._m._rl_primitive_execute(ptr, rl._stream, 2, args), `${this.kind}.run`);
-    if (!(out instanceof Tensor)) {
-      const bytes = this.dst.size;
-      new Uint8Array(out.buffer, out.byteOffset, bytes).set(rl._heapU8().subarray(dstPtr, dstPtr + bytes));
-    }
+    new Int32Array(rl._m.rlMemory().buffer, args, 4).set([this.#srcArg, srcPtr, this.#dstArg, dstPtr]);
+    rl._check(rl._m._rl_primitive_execute(ptr, rl._stream, 2, args), name);
+    if (!dst.tensor) copyOut(rl, dst, dstPtr, this.#dst.size);
     return out;
   }
 
-  // imageToTensor: input is bytes whose layout the src desc already describes
-  _runBytes(bytes, out) {
-    if (bytes.length !== this.src.size)
-      throw new RangeError(`imageToTensor: image has ${bytes.length} bytes, expected ${this.src.size}`);
-    return this.run(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), out);
+  // imageToTensor: input is bytes whose layout the src desc already describes. bytesRef and
+  // outRef give the arguments (views of the heap taken afresh: Relayout._heapRef).
+  _runBytes(bytesRef, outRef) {
+    const bytes = bytesRef();
+    if (bytes.length !== this.#src.size)
+      throw new RangeError(`imageToTensor: image has ${bytes.length} bytes, expected ${this.#src.size}`);
+    return this._run(bytes, outRef(), 'imageToTensor');
   }
 
-  // The heap address of a run argument: a tensor's own, or the primitive's copy buffer
-  // (filled from the array when `copyIn`).
-  #place(x, slot, desc, what, copyIn) {
-    const name = `${this.kind}.run`;
-    if (x instanceof Tensor) {
-      if (x.desc.size !== desc.size || x.desc.dtype !== desc.dtype)
-        throw new RangeError(`${name}: ${what} tensor is ${String(x.desc)}, expected ${desc.size} bytes of ${desc.dtype} like ${String(desc)}`);
-      return x._ptr;
+  // A run argument, checked (nothing is allocated): { tensor, ptr } for a tensor of this
+  // instance with exactly `desc`; { array, span } for a typed array of desc's type and length
+  // (span: where it lies in the wasm heap, if it is a view of it).
+  #arg(x, desc, what, name) {
+    const rl = this.#rl;
+    if (Tensor.is(x)) {
+      const ptr = x._ptrIn(rl, `${name}: ${what}`);
+      if (!x.desc.equals(desc))
+        throw new RangeError(`${name}: ${what} tensor is ${String(x.desc)}, expected ${String(desc)} ` +
+          `(a tensor must have the ${this.kind}'s ${what === 'input' ? 'src' : 'dst'} descriptor)`);
+      return { tensor: x, ptr };
     }
     const types = DTYPES[desc.dtype].arrays;
     if (!types.some((T) => x instanceof T))
       throw new TypeError(`${name}: ${what} must be ${types.map((T) => withArticle(T.name)).join(' or ')} ` +
-        `for ${desc.dtype}, got ${typeName(x)}`);
+        `for ${desc.dtype}, got ${describeValue(x)}`);
+    checkNotDetached(x, `${name}: ${what}`);
     if (x.length !== desc.length)
       throw new RangeError(`${name}: ${what} has ${x.length} elements, expected ${desc.length} (${String(desc)})`);
-    const rl = this.#rl;
-    if (this.#bufs[slot] === 0) this.#bufs[slot] = rl._malloc(desc.size, `${name} ${what} copy`);
-    const p = this.#bufs[slot];
-    if (copyIn) rl._heapU8().set(new Uint8Array(x.buffer, x.byteOffset, desc.size), p);
-    return p;
+    return { array: x, span: rl._heapSpan(x) };
+  }
+
+  // The primitive's heap copy buffer of slot 0 (src) or 1 (dst), made on first use.
+  #buffer(slot, desc, what) {
+    if (this.#bufs[slot] === 0) this.#bufs[slot] = this.#rl._malloc(desc.size, what);
+    return this.#bufs[slot];
   }
 
   dispose() {
@@ -637,8 +915,27 @@ class Primitive {
       this.#bufs.forEach((b) => b && rl._m._free(b));
     }
     this.#ptr = 0;
+    const reason = `relayout: this desc belongs to a ${this.kind} that was disposed ` +
+      '(copy it first with rl.desc(p.src) to keep it)';
+    this.#src._release(reason);
+    this.#dst._release(reason);
   }
   [DISPOSE]() { this.dispose(); }
+}
+
+// The bytes of array argument a into the heap at p (a heap view is read where it lies now).
+function copyIn(rl, a, p, bytes) {
+  const heap = rl._heapU8();
+  const from = a.span ? heap.subarray(a.span.offset, a.span.offset + bytes)
+    : new Uint8Array(a.array.buffer, a.array.byteOffset, bytes);
+  heap.set(from, p);
+}
+
+// The bytes at p back into array argument a (a heap view is written where it lies now).
+function copyOut(rl, a, p, bytes) {
+  const heap = rl._heapU8();
+  if (a.span) heap.copyWithin(a.span.offset, p, p + bytes);
+  else new Uint8Array(a.array.buffer, a.array.byteOffset, bytes).set(heap.subarray(p, p + bytes));
 }
 
 export { Desc, Tensor, Primitive, DTYPES };

@@ -30,6 +30,9 @@ export type DescSpec =
   | { dims: readonly number[]; dtype: DType; tag: string }
   | { dims: readonly number[]; dtype: DType; strides: readonly number[] };
 
+/** A memory descriptor. It belongs to the instance that made it: another instance refuses it
+ *  (pass String(desc) there). A primitive's src/dst and a tensor's desc are borrowed: they
+ *  live as long as their primitive or tensor, and dispose() does nothing on them. */
 export interface Desc {
   readonly ndims: number;
   readonly dims: readonly number[];
@@ -39,12 +42,15 @@ export interface Desc {
   /** Elements of the typed array holding it (size / element bytes). */
   readonly length: number;
   toString(): string;
+  /** Same dims, type and layout (a desc of another instance is compared by its text). */
   equals(other: Desc): boolean;
   dispose(): void;
   [Symbol.dispose](): void;
 }
 
+/** A tensor in the wasm heap of the instance that made it, with its own descriptor. */
 export interface Tensor {
+  /** The tensor's own copy of its descriptor (borrowed: disposed with the tensor). */
   readonly desc: Desc;
   /** A fresh view into the wasm heap (take a new one after calls that may grow the heap). */
   readonly data: AnyArray;
@@ -76,11 +82,15 @@ export interface ShuffleChannelsOptions {
 
 export interface Primitive {
   readonly kind: 'reorder' | 'shuffle' | 'shuffleChannels';
+  /** Borrowed: valid while the primitive lives (copy with rl.desc(p.src) to keep it). */
   readonly src: Desc;
+  /** Borrowed: valid while the primitive lives. */
   readonly dst: Desc;
   /** e.g. 'transpose-x32:wasm-simd128' */
   readonly implName: string;
-  /** Copies input in, runs, copies the result out (a new array when out is not given). */
+  /** Copies input in, runs, copies the result out (a new array when out is not given).
+   *  Tensors run with zero copy; a tensor must have exactly the primitive's src / dst
+   *  descriptor, belong to the same instance, and input and out must differ. */
   run<T extends AnyArray | Tensor>(input: AnyArray | Tensor, out: T): T;
   run(input: AnyArray | Tensor): AnyArray;
   dispose(): void;
@@ -101,6 +111,7 @@ export interface ImageToTensorOptions {
   /** A rank-4 tag: 'nchw' (default), 'nhwc', 'nChw16c', ... */
   layout?: string;
   dtype?: DType;
+  /** A tensor must have the descriptor layout and dtype give (1x3xHxW). */
   out?: AnyArray | Tensor;
 }
 
@@ -110,7 +121,9 @@ export interface Relayout {
   readonly threads: number;
   readonly version: string;
   setMaxIsa(isa: 'scalar' | 'wasm-simd128'): void;
+  /** A new descriptor (a Desc spec of this instance is copied). */
   desc(spec: DescSpec): Desc;
+  /** A zero-filled tensor with its own copy of the descriptor. */
   tensor(spec: DescSpec): Tensor;
   reorder(src: DescSpec, dst: DescSpec, options?: ReorderOptions): Primitive;
   shuffle(md: DescSpec, options: ShuffleOptions): Primitive;

@@ -15,3 +15,9 @@ Module['rlUnrefWorkers'] = function () {
 Module['rlTerminate'] = function () {
   if (typeof PThread !== 'undefined') PThread.terminateAllThreads();
 };
+// Grows the memory by `pages` 64 KiB pages as an allocation past the heap's end would (the
+// glue's views renewed; false at the limit). The tests use it to grow the heap between and
+// during API calls (tests/js/lifecycle.test.js).
+Module['rlGrowMemory'] = function (pages) {
+  return emscripten_realloc_buffer(wasmMemory.buffer.byteLength + pages * 65536) === 1;
+};

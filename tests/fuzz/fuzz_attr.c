@@ -12,9 +12,11 @@
  * are read at primitive creation; the primitive keeps copies, so the attr may be destroyed
  * and the arrays changed after creation). Every call's status must be the model's; every
  * failure records a message of its own; a failed execution writes nothing; a successful one
- * matches naive_ref byte for byte.
+ * matches naive_ref byte for byte. Some inputs instead set a mask over a zero-size tensor
+ * with huge dims (huge_counts): a value count that cannot exist must be refused.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "fuzz_common.h"
@@ -106,6 +108,57 @@ static void snapshot(const model_q_t *q, int is_scale, int k, int64_t count, th_
     }
 }
 
+/* A scale or zero point over a zero-size tensor (given by strides) whose other dims are huge:
+ * the value count (the product of the masked dims) may overflow int64_t, or its 4-byte copy
+ * size_t. Creation must then fail with RL_INVALID_ARGUMENTS, and succeed otherwise; an
+ * execution writes nothing. Values are runtime ones (never read: there are no elements). */
+static void huge_counts(fz_in_t *in) {
+    static const int64_t pool[8] = {1, 3, 4, (int64_t)1 << 30, (int64_t)1 << 31,
+                                    (int64_t)1 << 40, (int64_t)1 << 62, INT64_MAX};
+    const int nd = 2 + fz_u8(in) % 3, zero_at = fz_u8(in) % nd;
+    int64_t dims[4], strides[4] = {1, 1, 1, 1};
+    for (int d = 0; d < nd; d++) dims[d] = d == zero_at ? 0 : pool[fz_u8(in) % 8];
+    const int mask = fz_u8(in) & ((1 << nd) - 1), slot = fz_u8(in) & 1, zp = fz_u8(in) & 1;
+    const int arg = slot ? RL_ARG_DST : RL_ARG_SRC;
+    int64_t count = 1; /* the count exists unless it or its bytes overflow; 0 if a dim is */
+    int overflow = 0;
+    for (int d = 0; d < nd && !(mask & 1 << zero_at); d++)
+        if (mask & 1 << d) overflow |= __builtin_mul_overflow(count, dims[d], &count);
+    overflow |= (uint64_t)count > SIZE_MAX / 4;
+    rl_memory_desc_t src = NULL, dst = NULL;
+    rl_attr_t attr = NULL;
+    FZ_CHECK(rl_md_create_with_strides(&src, nd, dims, RL_U8, strides) == RL_SUCCESS,
+             "a zero-size tensor by strides: %s", rl_last_error());
+    FZ_CHECK(rl_md_create_with_tag(&dst, nd, dims, RL_F32, "any") == RL_SUCCESS, "any: %s",
+             rl_last_error());
+    FZ_CHECK(rl_attr_create(&attr) == RL_SUCCESS, "rl_attr_create: %s", rl_last_error());
+    FZ_CHECK((zp ? rl_attr_set_zero_points(attr, arg, mask, NULL)
+                 : rl_attr_set_scales(attr, arg, mask, NULL)) == RL_SUCCESS,
+             "a runtime setting: %s", rl_last_error());
+    rl_primitive_t p = NULL;
+    fz_plant_error();
+    const rl_status_t st = rl_reorder_create(&p, th_engine(), src, dst, attr);
+    fz_check_error(st, "rl_reorder_create (huge counts)");
+    FZ_CHECK(st == (overflow ? RL_INVALID_ARGUMENTS : RL_SUCCESS),
+             "mask 0x%x of %d dims (zero at %d): rl_reorder_create gave %s, expected %s: %s", mask,
+             nd, zero_at, rl_status_string(st), overflow ? "invalid arguments" : "success",
+             rl_last_error());
+    if (p) {
+        static int32_t vals[4];
+        static unsigned char buf[4];
+        const rl_exec_arg_t args[3] = {{RL_ARG_SRC, buf},
+                                       {RL_ARG_DST, buf},
+                                       {(zp ? RL_ARG_ATTR_ZERO_POINTS : RL_ARG_ATTR_SCALES) | arg,
+                                        vals}};
+        FZ_CHECK(rl_primitive_execute(p, th_stream(), 3, args) == RL_SUCCESS,
+                 "a zero-size execution: %s", rl_last_error());
+    }
+    rl_primitive_destroy(p);
+    rl_attr_destroy(attr);
+    rl_md_destroy(src);
+    rl_md_destroy(dst);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int ready;
     static rl_engine_t other_engine;
@@ -120,6 +173,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     fz_in_t in = {data, size};
     const char *isa = fz_set_isa(&in);
+    if (size > 0 && data[0] >= 0xf0) { /* the isa byte's top values (the seeds' 00-02 are not) */
+        huge_counts(&in);
+        return 0;
+    }
     int nd;
     int64_t dims[NR_MAX_NDIMS];
     fz_dims(&in, 4, 1024, &nd, dims);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the seed corpora of tests/fuzz: tests/fuzz/corpus/<target>/<name>.
 #
-#   bash tests/fuzz/make-seeds.sh        (re)writes every seed; the files are committed
+#   bash tests/fuzz/make-seeds.sh        (re)writes every seed below; the files are committed
 #
 # fuzz_md_text takes text; the other targets decode bytes in the order their
 # LLVMFuzzerTestOneInput reads them (fz_u8 per choice: "% n" picks among n, "< k" is a coin;
@@ -30,7 +30,8 @@ text() {
     printf '%s' "$3" >"$out/$1/$2"
 }
 
-rm -rf "$out"
+# The corpora also hold what tests/fuzz/long-run.sh merged in (files named by their sha1)
+# and findings kept by hand: only the seeds below are rewritten, nothing is deleted.
 
 # ---- fuzz_md_text: descriptor strings -----------------------------------------------------
 text fuzz_md_text blocked_alias 'f32:nChw16c:2x30x7x7'
@@ -156,5 +157,12 @@ bin fuzz_attr mask_beyond_rank '00 01 0c 09' '00 00' 'c8' '01' '00 00 dc 05 c8 0
 bin fuzz_attr f32_zero_points \
     '02 02 0c 09 04' '05 00' '00' '02' '04 00 64 00 01 01 c8 00' '# per-dim f32 zp' \
     '04 01 00 00 00' '# runtime common f32 dst zp' 'c8' '00 00 00' '00 00 00' '00 00 00' '0f'
+# isa byte >= f0: huge_counts instead: rank (2 + %3), the zero dim (% rank), the other dims
+# (pool %8: 1 3 4 2^30 2^31 2^40 2^62 INT64_MAX), mask, dst (bit 0), zero points (bit 0).
+# Regression: src scales mask 6 over [0, 2^62, 4] overflowed int64_t in reorder.c.
+bin fuzz_attr regress_scale_count_overflow 'f0 01 00 06 02' '06 00 00'
+bin fuzz_attr huge_zp_count_fits 'f1 00 01 04' '01 01 01' '# dst zero points over [2^30, 0]'
+# Finding: a mask over the zero dim and two INT64_MAX dims selects 0 values, not an overflow.
+bin fuzz_attr regress_masked_zero_dim 'f0 01 ff ff ff' 'ff ff ff'
 bin fuzz_attr null_attr_bad_exec '00 01 0b 0b' '03 03' 'c8' '02' '00 00 00 c8 ff' \
     '06 01 03 00 00 05 0a 0a' 'c8' '00 00 00' '05 00 00 01 03 03' '00' '0c'

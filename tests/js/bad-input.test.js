@@ -31,7 +31,7 @@ for (const build of BUILDS) {
     let rl, fx, ok;
     before(async () => {
       rl = await load({ build, threads: 2 });
-      fx = makeFixtures(rl);
+      fx = await makeFixtures(rl);
       ok = rl.reorder('f32:ab:2x3', 'f32:ba:2x3');
     });
     after(() => { fx.dispose(); rl.terminate(); });

@@ -13,6 +13,7 @@
  * The documented messages are those of an x86-64 build (the ISA names and the size_t limit
  * differ in WebAssembly), so ctest runs --check-doc only there.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,68 @@ static void md_rows(rl_memory_desc_t any) {
     rl_md_destroy(blk);
 }
 
+/* Scale and zero-point counts that overflow: a zero-size tensor given by strides may have
+ * dims whose product does not fit in int64_t (4 x 2^62), or whose 4-byte values do not fit
+ * in size_t (2^31 x 2^31 values). dst "any" takes src's dims. */
+static void quant_count_rows(rl_engine_t e) {
+    static const struct {
+        const char *name;
+        int64_t dims[3];
+        int zp, arg;
+    } rows[] = {
+        {"reorder_create: src scales mask 0x6 over [0, 2^62, 4]", {0, (int64_t)1 << 62, 4}, 0,
+         RL_ARG_SRC},
+        {"reorder_create: dst zero points mask 0x6 over [0, 2^31, 2^31]",
+         {0, (int64_t)1 << 31, (int64_t)1 << 31}, 1, RL_ARG_DST},
+    };
+    const int64_t strides[3] = {1, 1, 1};
+    for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+        rl_memory_desc_t src = NULL, any = NULL;
+        rl_primitive_t hp;
+        rl_attr_t a = NULL;
+        CHECK_STATUS(rl_md_create_with_strides(&src, 3, rows[k].dims, RL_F32, strides),
+                     RL_SUCCESS);
+        CHECK_STATUS(rl_md_create_with_tag(&any, 3, rows[k].dims, RL_F32, "any"), RL_SUCCESS);
+        rl_attr_create(&a);
+        if (rows[k].zp)
+            rl_attr_set_zero_points(a, rows[k].arg, 6, NULL);
+        else
+            rl_attr_set_scales(a, rows[k].arg, 6, NULL);
+        ROWH(rows[k].name, RL_INVALID_ARGUMENTS, hp, rl_reorder_create(&hp, e, src, any, a));
+        rl_attr_destroy(a);
+        rl_md_destroy(src);
+        rl_md_destroy(any);
+    }
+    /* not bad: a mask over the zero dim selects no values, however large the others are */
+    rl_memory_desc_t src = NULL, any = NULL;
+    rl_primitive_t p = NULL;
+    rl_attr_t a = NULL;
+    const int64_t huge[3] = {0, INT64_MAX, INT64_MAX};
+    CHECK_STATUS(rl_md_create_with_strides(&src, 3, huge, RL_U8, strides), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_with_tag(&any, 3, huge, RL_F32, "any"), RL_SUCCESS);
+    rl_attr_create(&a);
+    rl_attr_set_zero_points(a, RL_ARG_DST, 7, NULL);
+    CHECK_STATUS(rl_reorder_create(&p, e, src, any, a), RL_SUCCESS);
+    rl_primitive_destroy(p);
+    rl_attr_destroy(a);
+    rl_md_destroy(src);
+    rl_md_destroy(any);
+#if SIZE_MAX <= UINT32_MAX
+    /* wasm32: 2^30 values fit in rl_dim_t, but their 4-byte copy would wrap size_t to 0 */
+    rl_memory_desc_t u8 = NULL;
+    rl_primitive_t hp;
+    a = NULL;
+    const int64_t d30[2] = {0, (int64_t)1 << 30};
+    CHECK_STATUS(rl_md_create_with_strides(&u8, 2, d30, RL_U8, strides), RL_SUCCESS);
+    rl_attr_create(&a);
+    rl_attr_set_scales(a, RL_ARG_SRC, 2, NULL);
+    ROWH("reorder_create: src scales mask 0x2 over [0, 2^30] (size_t of 32 bits)",
+         RL_INVALID_ARGUMENTS, hp, rl_reorder_create(&hp, e, u8, u8, a));
+    rl_attr_destroy(a);
+    rl_md_destroy(u8);
+#endif
+}
+
 static void object_rows(rl_engine_t e, rl_memory_desc_t md, rl_memory_desc_t any) {
     rl_engine_t he;
     rl_stream_t hs;
@@ -296,6 +359,8 @@ static void object_rows(rl_engine_t e, rl_memory_desc_t md, rl_memory_desc_t any
         ROWH(masks[k].name, RL_INVALID_ARGUMENTS, hp, rl_reorder_create(&hp, e, md, md, a));
         rl_attr_destroy(a);
     }
+
+    quant_count_rows(e);
 
     const int64_t d33[4] = {2, 3, 4, 5};
     rl_memory_desc_t m3 = NULL;

@@ -26,8 +26,19 @@ export const BAD_INPUTS = [
     (rl, fx) => fx.r.run(new Float32Array(24), new Uint16Array(24))],
   ['run: Uint8Array for an s8 input', TypeError, /must be an Int8Array for s8, got Uint8Array/,
     (rl, fx) => fx.s8.run(new Uint8Array(4))],
-  ['run: a tensor of another size', RangeError, /input tensor is f32:a:25, expected 96 bytes of f32/,
+  ['run: a tensor of another size', RangeError, /input tensor is f32:a:25, expected f32:abcd:1x2x3x4/,
     (rl, fx) => fx.r.run(fx.t25)],
+  ['run: a tensor of the same size in another layout', RangeError,
+    /input tensor is f32:acdb:1x2x3x4, expected f32:abcd:1x2x3x4 \(a tensor must have the reorder's src descriptor\)/,
+    (rl, fx) => fx.r.run(fx.nhwc)],
+  ['run: one tensor as input and out', Error, /input and out are the same tensor: a shuffle cannot run in place/,
+    (rl, fx) => fx.shuffle.run(fx.nchw6, fx.nchw6)],
+  ['run: a tensor of another instance', Error, /out: this tensor belongs to another relayout instance/,
+    (rl, fx) => fx.r.run(new Float32Array(24), fx.foreign.tensor)],
+  ['run: a view of a detached ArrayBuffer', TypeError, /input is a Float32Array of a detached ArrayBuffer/,
+    (rl, fx) => fx.r.run(detached(24))],
+  ['run: zero elements of a detached ArrayBuffer', TypeError, /input is a Float32Array of a detached ArrayBuffer/,
+    (rl, fx) => fx.empty.run(detached(0))],
   ['run: sum post-op without out', TypeError, /sum post-op adds to the previous destination/,
     (rl, fx) => fx.sum.run(new Float32Array(4))],
   ['run: more elements than the 1 GiB heap holds', RangeError, /needs 1200000000 bytes, more than the wasm heap's limit/,
@@ -55,6 +66,29 @@ export const BAD_INPUTS = [
   ['desc: no dims', RangeError, /dims has 0 entries, expected 1 to 12/, (rl) => rl.desc({ dims: [], dtype: 'f32', tag: 'a' })],
   ['desc: 13 dims', RangeError, /dims has 13 entries, expected 1 to 12/,
     (rl) => rl.desc({ dims: Array(13).fill(1), dtype: 'f32', strides: Array(13).fill(1) })],
+  ['desc: dims [null]', TypeError, /dims\[0\] must be an integer, got null/,
+    (rl) => rl.desc({ dims: [null], dtype: 'f32', tag: 'a' })],
+  ['desc: dims [true]', TypeError, /dims\[0\] must be an integer, got boolean true/,
+    (rl) => rl.desc({ dims: [true], dtype: 'f32', tag: 'a' })],
+  ["desc: dims ['3']", TypeError, /dims\[0\] must be an integer, got string "3"/,
+    (rl) => rl.desc({ dims: ['3'], dtype: 'f32', tag: 'a' })],
+  ['desc: dims [2n]', TypeError, /dims\[0\] must be an integer, got bigint 2n/,
+    (rl) => rl.desc({ dims: [2n], dtype: 'f32', tag: 'a' })],
+  ['desc: dim beyond 2^53', RangeError, /dims\[1\] is 1152921504606846976, beyond 2\^53 - 1/,
+    (rl) => rl.desc({ dims: [0, 2 ** 60], dtype: 'f32', strides: [1, 1] })],
+  ['desc: text dim beyond 2^53', RangeError, /desc: dims\[1\] is 9007199254740993, beyond 2\^53 - 1/,
+    (rl) => rl.desc('f32:1x1:0x9007199254740993')],
+  ['desc: NUL in the text', TypeError, /desc: "f32:nchw:1x2x3x4\\u0000junk" contains a NUL character at index 16/,
+    (rl) => rl.desc('f32:nchw:1x2x3x4\0junk')],
+  ['desc: NUL in the tag', TypeError, /desc: tag: "nchw\\u0000" contains a NUL character at index 4/,
+    (rl) => rl.desc({ dims: [1, 2, 3, 4], dtype: 'f32', tag: 'nchw\0' })],
+  ['desc: lone surrogate in the text', TypeError, /desc: "f32:\\ud800:1" contains a lone surrogate \(U\+D800\) at index 4/,
+    (rl) => rl.desc('f32:\ud800:1')],
+  ['desc: alias block on a lower-case dim', RelayoutError,
+    /tag 'nchw16c': a block must name an upper-case dim of the tag, got 'c' in 16c \(write 'nChw16c'\)/,
+    (rl) => rl.desc('f32:nchw16c:1x16x2x2')],
+  ['desc: a desc of another instance', Error, /desc: this desc belongs to another relayout instance/,
+    (rl, fx) => rl.desc(fx.foreign.desc)],
   ['desc: dims missing', TypeError, /dims is missing/, (rl) => rl.desc({ dtype: 'f32', tag: 'a' })],
   ['desc: dims not an array', TypeError, /dims must be an array of integers, got string/,
     (rl) => rl.desc({ dims: '2x3', dtype: 'f32', tag: 'ab' })],
@@ -73,7 +107,33 @@ export const BAD_INPUTS = [
     d.dispose();
     return rl.reorder(d, 'f32:a:4');
   }],
+  ['desc: borrowed desc after its primitive is disposed', Error,
+    /this desc belongs to a reorder that was disposed \(copy it first with rl.desc\(p.src\) to keep it\)/, (rl) => {
+      const p = rl.reorder('f32:nchw:1x2x3x4', 'f32:nhwc:1x2x3x4');
+      const src = p.src;
+      p.dispose();
+      return String(src);
+    }],
+  ['desc: a tensor\'s desc after the tensor is disposed', Error, /this desc belongs to a tensor that was disposed/,
+    (rl) => {
+      const t = rl.tensor('f32:a:4');
+      t.dispose();
+      return String(t.desc);
+    }],
   // ---- reorder() ---------------------------------------------------------------------------
+  ['reorder: src desc of another instance', Error, /reorder: src: this desc belongs to another relayout instance/,
+    (rl, fx) => rl.reorder(fx.foreign.desc, 'f32:nhwc:1x2x3x4')],
+  ['reorder: a bigint scale', TypeError, /scales.src must be a number or \{ mask, values \}, got bigint 2n/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { src: 2n } })],
+  ['reorder: a bigint among the scale values', TypeError, /scales.src.values\[0\] must be a number, got bigint 2n/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { src: { values: [2n] } } })],
+  ['reorder: scale values in a BigInt64Array', TypeError, /scales.src.values must be numbers, got BigInt64Array/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { src: { values: new BigInt64Array(1) } } })],
+  ['reorder: scale mask null', TypeError, /scales.src.mask must be an integer, got null/,
+    (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { src: { mask: null, values: [1] } } })],
+  ['reorder: 2e8 per-dim scale values', RangeError,
+    /scales.src.values: 200000000 values need 800000000 bytes in the wasm heap twice \(the primitive keeps its own copy\)/,
+    (rl) => rl.reorder('u8:a:200000000', 'u8:a:200000000', { scales: { src: { mask: 1, values: new Float32Array(2e8) } } })],
   ['reorder: dims differ', RelayoutError, /src and dst dims differ/,
     (rl) => rl.reorder('f32:nchw:1x2x3x4', 'f32:nchw:1x2x3x5')],
   ['reorder: unknown option', TypeError, /reorder: unknown option 'scale'/, (rl) => rl.reorder('f32:a:4', 'f32:a:4', { scale: 1 })],
@@ -103,6 +163,8 @@ export const BAD_INPUTS = [
     (rl) => rl.shuffle('f32:nchw:1x6x1x1', { groupSize: 2, direction: 'up' })],
   ['shuffle: groupSize missing', TypeError, /groupSize must be an integer, got undefined$/,
     (rl) => rl.shuffle('f32:nchw:1x6x1x1', { axis: 1 })],
+  ['shuffle: axis beyond a C int', RangeError, /shuffle: axis is 4294967297, expected >= -2147483648 and <= 2147483647/,
+    (rl) => rl.shuffle('f32:nchw:1x6x1x1', { axis: 2 ** 32 + 1, groupSize: 2 })],
   ['shuffle: group size 0', RelayoutError, /group_size 0 is not positive/,
     (rl) => rl.shuffle('f32:nchw:1x6x1x1', { groupSize: 0 })],
   ['shuffleChannels: axis below -rank', RelayoutError, /axis -5 is outside \[-4, 4\)/,
@@ -130,7 +192,14 @@ export const BAD_INPUTS = [
     (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { dtype: 'f64' })],
   ['imageToTensor: out too short', RangeError, /out has 11 elements, expected 12/,
     (rl) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { out: new Float32Array(11) })],
+  ['imageToTensor: out tensor of another layout', RangeError,
+    /out tensor is f32:acdb:1x3x2x2, but layout 'nchw' and dtype 'f32' make f32:abcd:1x3x2x2/,
+    (rl, fx) => rl.imageToTensor({ data: new Uint8Array(16), width: 2, height: 2 }, { out: fx.image_nhwc })],
+  ['imageToTensor: image bytes detached', TypeError, /image.data is a Uint8Array of a detached ArrayBuffer/,
+    (rl) => rl.imageToTensor({ data: detachedBytes(16), width: 2, height: 2 })],
   // ---- tensors, heap limits, instances -----------------------------------------------------
+  ["tensor: format 'any'", TypeError, /tensor: 'f32:any:2x3' has format 'any', which is no layout/,
+    (rl) => rl.tensor('f32:any:2x3')],
   ['tensor: byte size overflows the 32-bit heap', RangeError, /overflows size_t.*1 GiB/,
     (rl) => rl.tensor({ dims: [2 ** 30], dtype: 'f32', tag: 'a' })],
   ['tensor: 1 GiB cannot be allocated', RangeError, /cannot allocate 1073741824 bytes/,
@@ -144,6 +213,7 @@ export const BAD_INPUTS = [
   ['setMaxIsa: not a string', TypeError, /setMaxIsa: expected a string, got number/, (rl) => rl.setMaxIsa(2)],
   ['load: unknown build', TypeError, /unknown build "fast"/, () => load({ build: 'fast' })],
   ['load: threads 0', RangeError, /threads must be an integer from 1 to 64, got 0/, () => load({ threads: 0 })],
+  ["load: threads '2'", TypeError, /threads must be an integer from 1 to 64, got string "2"/, () => load({ threads: '2' })],
   ['load: unknown option', TypeError, /load: unknown option 'thread'/, () => load({ thread: 2 })],
   ['load: options not an object', TypeError, /options must be an object, got string/, () => load('simd')],
   ['terminated instance used', Error, /this instance was terminated/, async () => {
@@ -154,15 +224,39 @@ export const BAD_INPUTS = [
   }],
 ];
 
-/** Fixtures the rows use, made on `rl`; dispose() frees them. */
-export function makeFixtures(rl) {
+/** A typed array whose buffer is detached (as the wasm heap's views are when it grows). */
+function detached(n) {
+  const a = new Float32Array(n);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
+function detachedBytes(n) {
+  const a = new Uint8Array(n);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
+/** Fixtures the rows use, made on `rl` (and objects of a second instance, `foreign`);
+ *  dispose() frees them. */
+export async function makeFixtures(rl) {
+  const other = await load({ build: 'baseline' });
   const fx = {
     r: rl.reorder('f32:nchw:1x2x3x4', 'f32:nhwc:1x2x3x4'),
     s8: rl.reorder('s8:a:4', 'f32:a:4'),
     sum: rl.reorder('f32:a:4', 'f32:a:4', { sum: { scale: 1 } }),
+    empty: rl.reorder('f32:a:0', 'f32:a:0'),
+    shuffle: rl.shuffle('f32:nchw:1x6x1x1', { groupSize: 2 }),
     t25: rl.tensor('f32:a:25'),
+    nhwc: rl.tensor('f32:nhwc:1x2x3x4'),
+    nchw6: rl.tensor('f32:nchw:1x6x1x1'),
+    image_nhwc: rl.tensor('f32:nhwc:1x3x2x2'),
+    foreign: { desc: other.desc('f32:nchw:1x2x3x4'), tensor: other.tensor('f32:nhwc:1x2x3x4') },
   };
-  fx.dispose = () => Object.values(fx).forEach((x) => x?.dispose?.());
+  fx.dispose = () => {
+    Object.values(fx).forEach((x) => x?.dispose?.());
+    other.terminate();
+  };
   return fx;
 }
 
@@ -183,7 +277,7 @@ const END = '\n<!-- bad-inputs.js: end -->\n';
 
 /** The doc's block for this list on `rl`: a blank line, the number of cases, the table, a blank line. */
 export async function tableBlock(rl) {
-  const fx = makeFixtures(rl);
+  const fx = await makeFixtures(rl);
   const cell = (s) => s.replaceAll('|', '\\|');
   const lines = ['| call | JS error | message |', '| --- | --- | --- |'];
   try {
