@@ -14,9 +14,9 @@ static const char *const where = "rl_reorder_create";
 /* Resolves one user-set scale or zero point against the tensor dims: checks the mask,
  * computes the value count and index strides, copies creation-time values. */
 static rl_status_t resolve_quant(rl_quant_t *q, const rl_quant_spec_t *spec, const rl_md_t *md,
-                                 bool is_int, int arg, const char *what) {
+                                 bool is_int, int arg, const char *what, const char *at) {
     if (!spec->set) return RL_SUCCESS;
-    RETURN_IF_AT(where, spec->mask >> md->ndims != 0, RL_INVALID_ARGUMENTS,
+    RETURN_IF_AT(at, spec->mask >> md->ndims != 0, RL_INVALID_ARGUMENTS,
                  "%s mask 0x%x names a dim beyond the rank %d", what, (unsigned)spec->mask,
                  md->ndims);
     q->present = true;
@@ -29,7 +29,7 @@ static rl_status_t resolve_quant(rl_quant_t *q, const rl_quant_spec_t *spec, con
         if (spec->mask & (1 << d)) q->idx_stride[d] = q->count, q->count *= md->dims[d];
     if (q->runtime || q->count == 0) return RL_SUCCESS;
     q->values = rl_malloc((size_t)q->count * 4);
-    RETURN_IF_AT(where, q->values == NULL, RL_OUT_OF_MEMORY, "cannot copy %lld %s values",
+    RETURN_IF_AT(at, q->values == NULL, RL_OUT_OF_MEMORY, "cannot copy %lld %s values",
                  (long long)q->count, what);
     memcpy(q->values, spec->values, (size_t)q->count * 4);
     return RL_SUCCESS;
@@ -53,19 +53,19 @@ static void describe_quant(char *buf, size_t len, const char *name, const char *
                  value);
 }
 
-static rl_status_t setup_attrs(rl_primitive_t p, const_rl_attr_t attr) {
+rl_status_t rl_primitive_setup_attrs(rl_primitive_t p, const_rl_attr_t attr, const char *at) {
     rl_problem_t *e = &p->problem;
     if (attr == NULL) return RL_SUCCESS;
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_SRC_SCALE], &attr->scales[RL_ATTR_SRC], &p->src_md,
-                               false, RL_ARG_ATTR_SCALES | RL_ARG_SRC, "src scales"));
+                               false, RL_ARG_ATTR_SCALES | RL_ARG_SRC, "src scales", at));
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_DST_SCALE], &attr->scales[RL_ATTR_DST], &p->dst_md,
-                               false, RL_ARG_ATTR_SCALES | RL_ARG_DST, "dst scales"));
+                               false, RL_ARG_ATTR_SCALES | RL_ARG_DST, "dst scales", at));
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_SRC_ZP], &attr->zero_points[RL_ATTR_SRC], &p->src_md,
                                !attr->zero_points[RL_ATTR_SRC].is_f32,
-                               RL_ARG_ATTR_ZERO_POINTS | RL_ARG_SRC, "src zero points"));
+                               RL_ARG_ATTR_ZERO_POINTS | RL_ARG_SRC, "src zero points", at));
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_DST_ZP], &attr->zero_points[RL_ATTR_DST], &p->dst_md,
                                !attr->zero_points[RL_ATTR_DST].is_f32,
-                               RL_ARG_ATTR_ZERO_POINTS | RL_ARG_DST, "dst zero points"));
+                               RL_ARG_ATTR_ZERO_POINTS | RL_ARG_DST, "dst zero points", at));
     e->has_sum = attr->has_sum;
     e->sum_scale = attr->sum_scale;
     describe_quant(p->info, sizeof p->info, "scales", "src", &e->q[RL_Q_SRC_SCALE]);
@@ -121,7 +121,7 @@ rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_me
     prim->src_arg = RL_ARG_SRC;
     prim->dst_arg = RL_ARG_DST;
     rl_problem_init(&prim->problem, &prim->src_md, &prim->dst_md);
-    const rl_status_t st = setup_attrs(prim, attr);
+    const rl_status_t st = rl_primitive_setup_attrs(prim, attr, where);
     if (st != RL_SUCCESS) {
         rl_primitive_destroy(prim);
         return st;
