@@ -8,6 +8,7 @@
 #include "primitive.h"
 #include "verbose.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,11 +115,13 @@ static void choose_groups(rl_resampling_t *rs) {
 /* The horizontal tables of a group of cb channels (resampling.h, rl_rs_htab_t). */
 static rl_status_t htab_init(rl_resampling_t *rs, rl_rs_htab_t *t, rl_dim_t cb) {
     const rl_rs_axis_t *a = &rs->axis[2];
-    const rl_dim_t ow = rs->out[2], cstep = rs->src.blk > 1 ? 1 : rs->src.sc;
-    const rl_dim_t es = (rl_dim_t)rs->src_es;
-    RETURN_IF_AT(where, ((rs->in[2] - 1) * rs->src.sw + (cb - 1) * cstep + 1) * es > INT32_MAX,
+    /* H-first reads the source row; V-first its vertical sum, dense f32 [ix][c] */
+    const rl_dim_t ow = rs->out[2], sw = rs->vfirst ? cb : rs->src.sw;
+    const rl_dim_t cstep = rs->vfirst || rs->src.blk > 1 ? 1 : rs->src.sc;
+    const rl_dim_t es = rs->vfirst ? 4 : (rl_dim_t)rs->src_es;
+    RETURN_IF_AT(where, ((rs->in[2] - 1) * sw + (cb - 1) * cstep + 1) * es > INT32_MAX,
                  RL_UNIMPLEMENTED, "a source row spans more than 2 GiB (W %lld, stride %lld)",
-                 (long long)rs->in[2], (long long)rs->src.sw);
+                 (long long)rs->in[2], (long long)sw);
     t->cb = cb;
     t->len = ow * cb;
     t->off = rl_malloc((size_t)(a->k * t->len) * sizeof *t->off);
@@ -130,7 +133,7 @@ static rl_status_t htab_init(rl_resampling_t *rs, rl_rs_htab_t *t, rl_dim_t cb) 
         for (rl_dim_t ox = 0; ox < ow; ++ox)
             for (rl_dim_t c = 0; c < cb; ++c) {
                 const size_t j = (size_t)(k * t->len + ox * cb + c);
-                t->off[j] = (int32_t)((a->idx[ox * a->k + k] * rs->src.sw + c * cstep) * es);
+                t->off[j] = (int32_t)((a->idx[ox * a->k + k] * sw + c * cstep) * es);
                 t->w[j] = a->w[ox * a->k + k];
                 t->max_off = t->off[j] > t->max_off ? t->off[j] : t->max_off;
             }
@@ -161,21 +164,50 @@ static rl_status_t vtab_init(rl_resampling_t *rs) {
     return RL_SUCCESS;
 }
 
+/* Which pass goes first. Horizontal first computes every source row the vertical taps name
+ * at the output width (gathered taps); vertical first widens those rows (contiguous), sums
+ * them at the source width, then gathers once per output row. The cost counts a gathered
+ * multiply-add as RS_GATHER_COST contiguous ones. Vertical first needs each group's source
+ * row dense ([ix][c], every element next to the last) and only pays when shrinking. */
+#define RS_GATHER_COST 4.0
+static bool choose_vfirst(const rl_resampling_t *rs) {
+    const rl_rs_side_t *s = &rs->src;
+    const bool dense = rs->cb == 1 ? s->sw == 1 : s->sw == rs->cb && (s->blk > 1 || s->sc == 1);
+    if (!dense || rs->c % rs->cb) return false; /* a short last group is not dense */
+    const double rows = (double)rs->in[0] * (double)rs->in[1];
+    const double orows = (double)rs->out[0] * (double)rs->out[1];
+    const double iw = (double)rs->in[2] * (double)rs->cb, ow = (double)rs->out[2] * (double)rs->cb;
+    const double kw = rs->axis[2].k, kv = (double)rs->axis[0].k * (double)rs->axis[1].k;
+    const double hfirst = rows * ow * kw * RS_GATHER_COST + orows * ow * kv;
+    const double vfirst = rows * iw + orows * iw * kv + orows * ow * kw * RS_GATHER_COST;
+    return vfirst < hfirst;
+}
+
 /* The kernels of the effective ISA, the scalar horizontal twin, and the scratch: per engine
- * thread a ring of kv rows, the output row and the ring's tags. */
+ * thread a ring of kv rows, the output row, the vertical sum (V-first) and the ring's tags. */
 static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, rl_data_type_t ddt,
                                        int nthreads) {
     const rl_kernel_table_t *t = rl_kernel_table(rl_cpu_isa_effective());
-    rs->h = t->resample_h[sdt].fn;
-    rs->h_scalar = rl_kernel_table(RL_ISA_SCALAR)->resample_h[sdt].fn;
+    const rl_data_type_t hdt = rs->vfirst ? RL_F32 : sdt;
+    rs->h = t->resample_h[hdt].fn;
+    rs->h_scalar = rl_kernel_table(RL_ISA_SCALAR)->resample_h[hdt].fn;
     rs->v = t->resample_v.fn;
+    rs->widen = t->to_f32[sdt].fn;
+    rs->load = rl_load_f32_for(sdt);
     rs->store = t->from_f32[ddt].fn;
-    rs->isa = t->resample_h[sdt].isa;
+    rs->isa = t->resample_h[hdt].isa;
     rs->isa = t->resample_v.isa > rs->isa ? t->resample_v.isa : rs->isa;
     rs->isa = t->from_f32[ddt].isa > rs->isa ? t->from_f32[ddt].isa : rs->isa;
-    const size_t len = (size_t)rs->htab[0].len, row = (len + 15) / 16 * 16; /* whole lines */
+    if (rs->vfirst) rs->isa = t->to_f32[sdt].isa > rs->isa ? t->to_f32[sdt].isa : rs->isa;
+    const size_t in = (size_t)(rs->in[2] * rs->cb), out = (size_t)rs->htab[0].len;
+    const size_t in16 = (in + 15) / 16 * 16, out16 = (out + 15) / 16 * 16; /* whole lines */
+    rs->ring_stride = rs->vfirst ? in16 : out16;
+    rs->out_at = rs->ring_stride * (size_t)rs->kv;
+    rs->tmp_at = rs->out_at + out16;
+    rs->task_floats = rs->tmp_at + (rs->vfirst ? in16 : 0);
     rs->ntasks = nthreads > 0 ? nthreads : 1;
-    rs->task_floats = row * (size_t)(rs->kv + 1);
+    RETURN_IF_AT(where, rs->task_floats > SIZE_MAX / sizeof(float) / (size_t)rs->ntasks,
+                 RL_OUT_OF_MEMORY, "the resampling rows do not fit in memory");
     rs->scratch = rl_malloc(rs->task_floats * (size_t)rs->ntasks * sizeof(float));
     rs->tags = rl_malloc((size_t)(rs->kv * rs->ntasks) * sizeof *rs->tags);
     rs->rowptrs = rl_malloc((size_t)(rs->kv * rs->ntasks) * sizeof *rs->rowptrs);
@@ -211,6 +243,7 @@ static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_
         CHECK_STATUS(rl_rs_axis_init(&rs->axis[d], a, grows, rs->in[d], rs->out[d], where));
     }
     choose_groups(rs);
+    rs->vfirst = choose_vfirst(rs);
     CHECK_STATUS(htab_init(rs, &rs->htab[0], rs->cb));
     if (rs->c % rs->cb) CHECK_STATUS(htab_init(rs, &rs->htab[1], rs->c % rs->cb));
     CHECK_STATUS(vtab_init(rs));
@@ -257,6 +290,8 @@ static rl_status_t setup(rl_primitive_t prim, rl_resampling_alg_t alg, const rl_
     CHECK_STATUS(build(rs, alg, &prim->src_md, &prim->dst_md, prim->engine->nthreads));
     snprintf(prim->impl_name, sizeof prim->impl_name, "resample-%s:%s", alg_name(alg),
              rl_isa_name(rs->isa));
+    const size_t o = strlen(prim->info); /* the pass order, for the verbose log */
+    snprintf(prim->info + o, sizeof prim->info - o, " passes=%s", rs->vfirst ? "vh" : "hv");
     return RL_SUCCESS;
 }
 

@@ -58,12 +58,16 @@ typedef struct rl_resampling {
     rl_dim_t *vkey;                 /* [OD * OH][kv] source row id * IH + ih */
     int32_t *vslot;                 /* [OD * OH][kv] ring slot */
     float *vw;                      /* [OD * OH][kv] weights */
-    rl_resample_h_fn h, h_scalar;
+    bool vfirst;                    /* the vertical pass first (choose_vfirst) */
+    rl_resample_h_fn h, h_scalar;   /* of the source type, or f32 when V-first */
     rl_resample_v_fn v;
+    rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
+    rl_load_f32_fn load;    /* V-first without scratch: one source element */
     rl_cvt_from_f32_fn store;
     rl_isa_t isa;       /* the highest of the kernels' */
     int ntasks;         /* scratch slots: the engine's threads */
-    size_t task_floats; /* scratch per task: kv ring rows and the output row */
+    size_t task_floats; /* scratch per task: the ring, the output row, the V-first sum */
+    size_t ring_stride, out_at, tmp_at; /* floats: ring row pitch, where the others start */
     float *scratch;
     rl_dim_t *tags;        /* [ntasks][kv] the source row in each ring slot */
     const float **rowptrs; /* [ntasks][kv] the vertical pass's row pointers */

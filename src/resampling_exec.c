@@ -180,32 +180,49 @@ static void store_row(const job_t *job, const pos_t *p, const float *out) {
         store_chunk(job, p, x0, x0 + px < ow ? x0 + px : ow, out + x0 * cb);
 }
 
-/* Output row p through the task's ring: each tap's horizontal row is computed unless its
- * slot holds it already, then the vertical pass and the store. */
-static void ring_row(const job_t *job, float *ring, size_t stride, rl_dim_t *tags,
-                     const float **rows, float *out, const pos_t *p) {
+/* The row a ring slot holds for source row `key`: its horizontal pass (H-first), or the row
+ * widened to f32 (V-first: a dense row, one conversion call without parameters). */
+static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r) {
     const rl_resampling_t *rs = job->rs;
-    for (int t = 0; t < rs->kv; ++t) {
-        const rl_dim_t j = p->orow * rs->kv + t, key = rs->vkey[j];
-        float *r = ring + (size_t)rs->vslot[j] * stride;
+    if (!rs->vfirst) {
+        h_row(job, p->n, p->g, key, r);
+        return;
+    }
+    const rl_cvt_params_t none = {0, 0.f, 1.f, 0.f, 1.f, 0.f};
+    const size_t len = (size_t)(rs->in[2] * htab_of(rs, p->g)->cb);
+    rs->widen(len, job->src + src_row(rs, p->n, p->g, key), r, &none, false);
+}
+
+/* Output row p through the task's scratch `w`: each tap's row comes from the ring (computed
+ * unless its slot holds it already), then the vertical pass, for V-first the horizontal pass
+ * over its sum, and the store. */
+static void ring_row(const job_t *job, float *w, rl_dim_t *tags, const float **rows,
+                     const pos_t *p) {
+    const rl_resampling_t *rs = job->rs;
+    const rl_rs_htab_t *t = htab_of(rs, p->g);
+    for (int k = 0; k < rs->kv; ++k) {
+        const rl_dim_t j = p->orow * rs->kv + k, key = rs->vkey[j];
+        float *r = w + (size_t)rs->vslot[j] * rs->ring_stride;
         if (tags[rs->vslot[j]] != key) {
-            h_row(job, p->n, p->g, key, r);
+            fill_slot(job, p, key, r);
             tags[rs->vslot[j]] = key;
         }
-        rows[t] = r;
+        rows[k] = r;
     }
-    rs->v((size_t)htab_of(rs, p->g)->len, (size_t)rs->kv, rows, rs->vw + p->orow * rs->kv, out);
+    float *out = w + rs->out_at, *sum = rs->vfirst ? w + rs->tmp_at : out;
+    const size_t len = (size_t)(rs->vfirst ? rs->in[2] * t->cb : t->len);
+    rs->v(len, (size_t)rs->kv, rows, rs->vw + p->orow * rs->kv, sum);
+    if (rs->vfirst)
+        rs->h((size_t)t->len, (size_t)rs->axis[2].k, (size_t)t->len, t->off, t->w, sum, out);
     store_row(job, p, out);
 }
 
-/* Task `task` of the job: its contiguous range of rows, with its part of the scratch. The
- * ring's row pointers sit after its rows and the output row. */
+/* Task `task` of the job: its contiguous range of rows, with its part of the scratch. */
 static void run_task(const job_t *job, size_t task) {
     const rl_resampling_t *rs = job->rs;
     const size_t begin = job->rows * task / (size_t)job->ntasks;
     const size_t end = job->rows * (task + 1) / (size_t)job->ntasks;
-    const size_t stride = rs->task_floats / (size_t)(rs->kv + 1);
-    float *ring = rs->scratch + task * rs->task_floats;
+    float *w = rs->scratch + task * rs->task_floats;
     rl_dim_t *tags = rs->tags + task * (size_t)rs->kv;
     const float **rows = rs->rowptrs + task * (size_t)rs->kv;
     rl_dim_t unit = -1;
@@ -215,7 +232,7 @@ static void run_task(const job_t *job, size_t task) {
             unit = p.n * rs->groups + p.g;
             for (int t = 0; t < rs->kv; ++t) tags[t] = -1;
         }
-        ring_row(job, ring, stride, tags, rows, ring + (size_t)rs->kv * stride, &p);
+        ring_row(job, w, tags, rows, &p);
     }
 }
 
@@ -223,23 +240,56 @@ static void run_tasks(void *ctx, size_t begin, size_t end) {
     for (size_t task = begin; task < end; ++task) run_task(ctx, task);
 }
 
-/* Output row p without scratch, CHUNK floats at a time: every tap's horizontal values into a
- * stack buffer (the scalar twin), summed as the vertical kernel sums them. */
-static void direct_row(const job_t *job, const pos_t *p) {
+/* H-first output elements without scratch: every tap's horizontal values into a stack buffer
+ * (the scalar twin), summed as the vertical kernel sums them. */
+static void direct_hfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_t m, float *acc) {
     const rl_resampling_t *rs = job->rs;
     const rl_rs_htab_t *t = htab_of(rs, p->g);
-    const rl_dim_t px = CHUNK / t->cb, ow = rs->out[2];
-    float h[CHUNK], acc[CHUNK];
-    for (rl_dim_t x0 = 0; x0 < ow; x0 += px) {
-        const rl_dim_t x1 = x0 + px < ow ? x0 + px : ow, j0 = x0 * t->cb, m = (x1 - x0) * t->cb;
-        for (int tv = 0; tv < rs->kv; ++tv) {
-            const rl_dim_t j = p->orow * rs->kv + tv;
-            const size_t at = src_row(rs, p->n, p->g, rs->vkey[j]);
-            rs->h_scalar((size_t)m, (size_t)rs->axis[2].k, (size_t)t->len, t->off + j0, t->w + j0,
-                         job->src + at, h);
-            const float w = rs->vw[j];
-            for (rl_dim_t i = 0; i < m; ++i) acc[i] = tv == 0 ? w * h[i] : acc[i] + w * h[i];
+    float h[CHUNK];
+    for (int tv = 0; tv < rs->kv; ++tv) {
+        const rl_dim_t j = p->orow * rs->kv + tv;
+        const size_t at = src_row(rs, p->n, p->g, rs->vkey[j]);
+        rs->h_scalar((size_t)m, (size_t)rs->axis[2].k, (size_t)t->len, t->off + j0, t->w + j0,
+                     job->src + at, h);
+        const float w = rs->vw[j];
+        for (rl_dim_t i = 0; i < m; ++i) acc[i] = tv == 0 ? w * h[i] : acc[i] + w * h[i];
+    }
+}
+
+/* The V-first vertical sum at element e of the dense source rows of output row p, as the
+ * vertical kernel sums the widened rows. */
+static float vsum(const job_t *job, const pos_t *p, rl_dim_t e) {
+    const rl_resampling_t *rs = job->rs;
+    float v = 0.0f;
+    for (int tv = 0; tv < rs->kv; ++tv) {
+        const rl_dim_t j = p->orow * rs->kv + tv;
+        const char *s = job->src + src_row(rs, p->n, p->g, rs->vkey[j]);
+        const float x = rs->load(s + e * (rl_dim_t)rs->src_es);
+        v = tv == 0 ? rs->vw[j] * x : v + rs->vw[j] * x;
+    }
+    return v;
+}
+
+/* V-first output elements without scratch: each horizontal tap's vertical sum, in order. */
+static void direct_vfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_t m, float *acc) {
+    const rl_resampling_t *rs = job->rs;
+    const rl_rs_htab_t *t = htab_of(rs, p->g);
+    for (rl_dim_t i = 0; i < m; ++i)
+        for (int tw = 0; tw < rs->axis[2].k; ++tw) {
+            const size_t at = (size_t)(tw * t->len + j0 + i);
+            const float x = t->w[at] * vsum(job, p, t->off[at] / 4);
+            acc[i] = tw == 0 ? x : acc[i] + x;
         }
+}
+
+/* Output row p without scratch, CHUNK floats at a time, with the ring path's arithmetic. */
+static void direct_row(const job_t *job, const pos_t *p) {
+    const rl_resampling_t *rs = job->rs;
+    const rl_dim_t cb = htab_of(rs, p->g)->cb, px = CHUNK / cb, ow = rs->out[2];
+    float acc[CHUNK];
+    for (rl_dim_t x0 = 0; x0 < ow; x0 += px) {
+        const rl_dim_t x1 = x0 + px < ow ? x0 + px : ow;
+        (rs->vfirst ? direct_vfirst : direct_hfirst)(job, p, x0 * cb, (x1 - x0) * cb, acc);
         store_chunk(job, p, x0, x1, acc);
     }
 }
