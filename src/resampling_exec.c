@@ -148,7 +148,38 @@ static void store_padding(const job_t *job, const chunk_t *k) {
                    rs->dst_es);
 }
 
-/* Stores pixels x0 .. x1 - 1 of output row p (v: their cb channels each, f32). */
+/* Per-channel parameters into channels lying together (nhwc -> nhwc with a mean and std per
+ * channel): the steps that vary run per element through the affine kernel (each step's
+ * values laid out along the chunk), the rest in the store. The sum sits between the source
+ * and destination steps, so varying destination steps with a sum, or a NaN parameter (the
+ * affine kernel's precondition), take the element-by-element path. Returns false then. */
+static bool store_affine(const job_t *job, const chunk_t *k, const float *v, rl_dim_t at) {
+    const rl_resampling_t *rs = job->rs;
+    const rl_problem_t *e = job->e;
+    const bool dst_varies = (e->q[RL_Q_DST_SCALE].present && e->q[RL_Q_DST_SCALE].idx_stride[1]) ||
+                            (e->q[RL_Q_DST_ZP].present && e->q[RL_Q_DST_ZP].idx_stride[1]);
+    const unsigned dst_steps = RL_CVT_DST_SCALE | RL_CVT_DST_ZP;
+    const unsigned aff = job->ops & (RL_CVT_SRC_BOTH | (dst_varies ? dst_steps : 0u));
+    if (dst_varies && (job->ops & RL_CVT_SUM)) return false;
+    float prm[4][CHUNK], tmp[CHUNK];
+    const rl_dim_t m = (k->x1 - k->x0) * k->cb;
+    for (rl_dim_t c = 0; c < k->cb; ++c) {
+        const rl_cvt_params_t q = params(job, k->n, k->c0 + c);
+        if (rl_cvt_nan_params(&q)) return false;
+        for (rl_dim_t i = c; i < m; i += k->cb)
+            prm[0][i] = q.src_zp, prm[1][i] = q.src_scale, prm[2][i] = q.dst_scale,
+            prm[3][i] = q.dst_zp;
+    }
+    rs->affine((size_t)m, v, tmp, aff, prm[0], prm[1], prm[2], prm[3]);
+    rl_cvt_params_t rest = params(job, k->n, k->c0);
+    rest.ops &= ~aff;
+    rs->store((size_t)m, tmp, job->dst + at * (rl_dim_t)rs->dst_es, &rest, false);
+    return true;
+}
+
+/* Stores pixels x0 .. x1 - 1 of output row p (v: their cb channels each, f32): one call where
+ * they lie together in the destination, a channel at a time into planar rows, else pixel by
+ * pixel or element by element. */
 static void store_chunk(const job_t *job, const pos_t *p, rl_dim_t x0, rl_dim_t x1,
                         const float *v) {
     const rl_resampling_t *rs = job->rs;
@@ -159,15 +190,18 @@ static void store_chunk(const job_t *job, const pos_t *p, rl_dim_t x0, rl_dim_t 
                        p->g * rs->cb,
                        htab_of(rs, p->g)->cb,
                        p->n};
-    const bool together = dst_channels_contiguous(d, k.c0, k.cb) && !varies_with_c(job->e);
-    if (together && (d->sw == k.cb || x1 - x0 == 1)) {
+    const bool adjacent = dst_channels_contiguous(d, k.c0, k.cb);
+    const bool together = adjacent && !varies_with_c(job->e);
+    const bool run = adjacent && (d->sw == k.cb || x1 - x0 == 1);
+    const rl_dim_t at = k.base + rl_rs_coff(d, k.c0) + x0 * d->sw;
+    if (run && together) {
         const rl_cvt_params_t prm = params(job, k.n, k.c0);
-        const rl_dim_t at = k.base + rl_rs_coff(d, k.c0) + x0 * d->sw;
         rs->store((size_t)((x1 - x0) * k.cb), v, job->dst + at * (rl_dim_t)rs->dst_es, &prm, false);
-    } else if (d->sw == 1) {
-        store_planar(job, &k, v);
-    } else {
-        store_pixels(job, &k, v, together);
+    } else if (!(run && store_affine(job, &k, v, at))) {
+        if (d->sw == 1)
+            store_planar(job, &k, v);
+        else
+            store_pixels(job, &k, v, together);
     }
     if (p->g == rs->groups - 1 && rs->c_padded > rs->c) store_padding(job, &k);
 }
