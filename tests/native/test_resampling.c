@@ -10,6 +10,7 @@
  * execution takes without scratch gives the ring's bits. The isa-* copies run each level.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,10 +400,67 @@ static void image_cases(void) {
     }
 }
 
+/* One primitive executed by several threads at once (each into its own buffer): whichever
+ * execution finds the scratch taken runs without it, and every result must have the bits of
+ * a lone execution. */
+typedef struct {
+    rl_primitive_t p;
+    const void *src;
+    const unsigned char *want;
+    size_t bytes;
+    int bad;
+} share_t;
+
+static void *execute_repeatedly(void *arg) {
+    share_t *sh = arg;
+    unsigned char *dst = tu_alloc(sh->bytes);
+    rl_stream_t st = NULL;
+    rl_stream_create(&st, th_engine());
+    for (int i = 0; i < 20; ++i) {
+        rl_exec_arg_t args[2] = {{RL_ARG_SRC, (void *)sh->src}, {RL_ARG_DST, dst}};
+        sh->bad += rl_primitive_execute(sh->p, st, 2, args) != RL_SUCCESS;
+        sh->bad += memcmp(dst, sh->want, sh->bytes) != 0;
+    }
+    rl_stream_destroy(st);
+    tu_free(dst);
+    return NULL;
+}
+
+static void concurrent_executions(void) {
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+    return; /* a WebAssembly build without threads */
+#endif
+    const int64_t sd[4] = {1, 3, 120, 170}, dd[4] = {1, 3, 37, 41};
+    rl_memory_desc_t s = NULL, d = NULL;
+    CHECK_STATUS(rl_md_create_with_tag(&s, 4, sd, RL_U8, "nhwc"), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_with_tag(&d, 4, dd, RL_F32, "nchw"), RL_SUCCESS);
+    share_t sh[3] = {{NULL, NULL, NULL, rl_md_get_size(d), 0}};
+    CHECK_STATUS(
+        rl_resampling_create(&sh[0].p, th_engine(), RL_RESAMPLING_LINEAR_ANTIALIAS, s, d, NULL),
+        RL_SUCCESS);
+    unsigned char *src = tu_alloc(rl_md_get_size(s)), *want = tu_alloc(sh[0].bytes);
+    for (size_t i = 0; i < rl_md_get_size(s); ++i) src[i] = (unsigned char)tu_range(&rng, 0, 255);
+    rl_exec_arg_t args[2] = {{RL_ARG_SRC, src}, {RL_ARG_DST, want}};
+    CHECK_STATUS(rl_primitive_execute(sh[0].p, th_stream(), 2, args), RL_SUCCESS);
+    pthread_t th[3];
+    for (int i = 0; i < 3; ++i) {
+        sh[i] = (share_t){sh[0].p, src, want, sh[0].bytes, 0};
+        CHECK(pthread_create(&th[i], NULL, execute_repeatedly, &sh[i]) == 0);
+    }
+    for (int i = 0; i < 3; ++i) {
+        pthread_join(th[i], NULL);
+        CHECK_MSG(sh[i].bad == 0, "thread %d: %d executions failed or differed", i, sh[i].bad);
+    }
+    rl_primitive_destroy(sh[0].p);
+    rl_md_destroy(s), rl_md_destroy(d);
+    tu_free(src), tu_free(want);
+}
+
 int main(void) {
     th_init();
     tu_rng_init(&rng, tu_seed(0x7e5a3b1e));
     image_cases();
+    concurrent_executions();
     const long iters = tu_env_long("RL_TEST_ITERS", 300);
     long failed = 0;
     for (long i = 0; i < iters && failed < 5; ++i) {
