@@ -319,6 +319,36 @@ RL_API rl_status_t rl_shuffle_channels_create(rl_primitive_t *p, rl_engine_t eng
                                               const_rl_memory_desc_t md, int axis,
                                               rl_dim_t group);
 
+/** Resampling algorithms (docs/resampling.md has the formulas). NEAREST and LINEAR are
+ *  oneDNN's forward resampling (half-pixel centres, edges clamped); LINEAR_ANTIALIAS is
+ *  Pillow's BILINEAR resize (a triangle filter widened by the reduction factor); AREA is
+ *  OpenCV's INTER_AREA (pixel-area averaging when no spatial dim grows, its linear variant
+ *  otherwise). */
+typedef enum {
+    RL_RESAMPLING_NEAREST = 1,
+    RL_RESAMPLING_LINEAR = 2,
+    RL_RESAMPLING_LINEAR_ANTIALIAS = 3,
+    RL_RESAMPLING_AREA = 4
+} rl_resampling_alg_t;
+
+/** Creates a forward resampling from src to dst: ncw/nchw/ncdhw tensors (3 to 5 dims, N and
+ *  C equal on both sides, spatial sizes > 0 and free; the factor of each spatial dim is
+ *  dst size / src size). src and dst may differ in layout (plain, channels-last, strided,
+ *  one channel block as nChw16c) and data type; the reorder attributes apply to the
+ *  resampled value v (accumulated in f32) as in rl_reorder_create:
+ *      dst = store((src_scale * (v - src_zp) + beta * dst_old) / dst_scale + dst_zp),
+ *  with masks on N and C only (bits 0 and 1). A crop is a submemory src, a letterbox a
+ *  submemory dst (docs/resampling.md). A dst with format "any" takes src's layout.
+ *  Executed with RL_ARG_SRC / RL_ARG_DST; rl_primitive_impl_name() names the kernels, e.g.
+ *  "resample-linear-aa:avx2".
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL p/engine/src/dst, an unknown alg, ranks that
+ *  differ or lie outside 3..5, N or C that differ, a zero size, an "any" src, a mask naming
+ *  a dim beyond the rank; RL_UNIMPLEMENTED for masks on spatial dims, blockings other than
+ *  one channel block, rows wider than 2 GiB; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_resampling_create(rl_primitive_t *p, rl_engine_t engine,
+                                        rl_resampling_alg_t alg, const_rl_memory_desc_t src,
+                                        const_rl_memory_desc_t dst, const_rl_attr_t attr);
+
 /** One execution argument: an id (RL_ARG_*) and a buffer pointer. */
 typedef struct {
     int arg;

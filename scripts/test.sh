@@ -6,7 +6,8 @@
 #   scripts/test.sh STAGE...   the named stages (see --list)
 #
 # Stages (each one a function stage_NAME below; add new ones to STAGES):
-#   gcc      gcc Release build, -DRELAYOUT_WERROR=ON, in build/gcc; ctest; quick start
+#   gcc      gcc Release build, -DRELAYOUT_WERROR=ON, in build/gcc; ctest (with the resampling
+#            oracles: oneDNN, Pillow, OpenCV; the stage fails when they are missing); quick start
 #   clang    clang Release build, -DRELAYOUT_WERROR=ON, in build/clang; ctest; quick start
 #   asan     ASan+UBSan build (-DRELAYOUT_SANITIZE=ON, -O1 -g) in build/asan; ctest with leak
 #            detection and halt-on-error; quick start
@@ -74,9 +75,23 @@ build_gcc() {
         -DRELAYOUT_WERROR=ON
 }
 
+# require_oracles DIR: the resampling oracle tests (label "oracle") were registered, i.e. the
+# packages of scripts/debian-packages.txt they need are installed.
+require_oracles() {
+    local n
+    n=$(ctest --test-dir "$1" -N -L oracle | sed -n 's/^Total Tests: //p')
+    [[ ${n:-0} -ge 3 ]] || {
+        say "the resampling oracle tests are missing in $1: install libdnnl-dev, python3-pil," \
+            "python3-opencv and python3-numpy (scripts/debian-packages.txt)"
+        return 1
+    }
+    say "$n resampling oracle tests ran (oneDNN, Pillow, OpenCV)"
+}
+
 stage_gcc() {
     build_gcc
     run_ctest build/gcc
+    require_oracles build/gcc
     run_quickstart build/gcc
 }
 

@@ -24,6 +24,8 @@ typedef RL_KERNEL_SLOT(rl_cvt_from_f32_fn) rl_from_f32_slot_t;
 typedef RL_KERNEL_SLOT(rl_unzip_f32_fn) rl_unzip_slot_t;
 typedef RL_KERNEL_SLOT(rl_lines_fn) rl_lines_slot_t;
 typedef RL_KERNEL_SLOT(rl_affine_f32_fn) rl_affine_slot_t;
+typedef RL_KERNEL_SLOT(rl_resample_h_fn) rl_resample_h_slot_t;
+typedef RL_KERNEL_SLOT(rl_resample_v_fn) rl_resample_v_slot_t;
 
 typedef struct {
     rl_transpose_slot_t transpose[3];         /* by log2 of the element size: x8, x16, x32 */
@@ -33,6 +35,8 @@ typedef struct {
     rl_unzip_slot_t unzip_f32[RL_DT_COUNT];   /* by source type: u8 and s8 */
     rl_lines_slot_t lines;                    /* 64-byte lines */
     rl_affine_slot_t affine_f32;              /* per-element scales and zero points */
+    rl_resample_h_slot_t resample_h[RL_DT_COUNT]; /* resampling, horizontal: by source type */
+    rl_resample_v_slot_t resample_v;              /* resampling, vertical (f32 rows) */
 } rl_kernel_table_t;
 
 /* The best kernels of every family usable at `isa` (callers pass rl_cpu_isa_effective()). */

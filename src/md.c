@@ -80,8 +80,7 @@ static bool dense_strides(rl_md_t *md, const int *order) {
     return true;
 }
 
-/* Fills md (already holding ndims/dims/dt) from tag: blocks, padded dims, dense strides. */
-static rl_status_t init_from_tag(rl_md_t *md, const rl_tag_t *tag, const char *where) {
+rl_status_t rl_md_init_from_tag(rl_md_t *md, const rl_tag_t *tag, const char *where) {
     md->is_any = false;
     md->offset0 = 0;
     md->blk.inner_nblks = tag->inner_nblks;
@@ -213,7 +212,7 @@ rl_status_t rl_md_create_with_tag(rl_memory_desc_t *md, int ndims, const rl_dim_
         CHECK_STATUS(rl_tag_parse(&t, tag, where));
         RETURN_IF_AT(where, t.ndims != ndims, RL_INVALID_ARGUMENTS,
                      "tag '%s' has %d dims but ndims is %d", tag, t.ndims, ndims);
-        CHECK_STATUS(init_from_tag(&m, &t, where));
+        CHECK_STATUS(rl_md_init_from_tag(&m, &t, where));
     }
     return rl_md_alloc_copy(md, &m, where);
 }

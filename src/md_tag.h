@@ -30,5 +30,8 @@ rl_status_t rl_tag_parse(rl_tag_t *tag, const char *text, const char *where);
 bool rl_md_match_tag(const rl_md_t *md, char *buf, size_t len, int *order_out);
 /* Writes the positional tag of md's blocks with the given letter order. */
 bool rl_md_tag_string(const rl_md_t *md, const int *order, char *buf, size_t len);
+/* md.c: fills md (already holding ndims, dims and data type) from tag: blocks, padded dims,
+ * dense strides, checked for overflow. */
+rl_status_t rl_md_init_from_tag(rl_md_t *md, const rl_tag_t *tag, const char *where);
 
 #endif

@@ -5,6 +5,7 @@
 #include "cpu_isa.h"
 #include "engine.h"
 #include "error.h"
+#include "resampling.h"
 #include "verbose.h"
 
 #include <stdio.h>
@@ -27,10 +28,11 @@ static void describe_mds(const_rl_primitive_t p, char *buf, size_t len) {
 }
 
 rl_status_t rl_primitive_finish(rl_primitive_t p, rl_primitive_t *out, double t0_ms) {
-    p->has_plan = rl_plan_build(&p->plan, &p->problem, rl_cpu_isa_effective());
+    /* a resampling runs its own passes and named its kernels when it chose them */
+    p->has_plan = !p->resampling && rl_plan_build(&p->plan, &p->problem, rl_cpu_isa_effective());
     if (p->has_plan)
         snprintf(p->impl_name, sizeof p->impl_name, "%s", p->plan.impl);
-    else
+    else if (!p->resampling)
         snprintf(p->impl_name, sizeof p->impl_name, "ref:%s", rl_isa_name(RL_ISA_SCALAR));
     if (rl_verbose_level() >= 1) {
         char mds[1100];
@@ -105,7 +107,9 @@ rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int
     }
     const bool verbose = rl_verbose_level() >= 1;
     const double t0 = verbose ? rl_now_ms() : 0.0;
-    if (p->has_plan)
+    if (p->resampling)
+        rl_resampling_run(p->resampling, &p->problem, p->engine->pool, src, dst, qv);
+    else if (p->has_plan)
         rl_plan_run(&p->plan, &p->problem, p->engine->pool, src, dst, qv);
     else
         rl_ref_exec_run(&p->problem, p->engine->pool, src, dst, qv);
@@ -130,6 +134,7 @@ rl_status_t rl_primitive_destroy(rl_primitive_t p) {
     if (p == NULL) return RL_SUCCESS;
     for (int j = 0; j < RL_Q_COUNT; ++j) rl_free(p->problem.q[j].values);
     rl_plan_free(&p->plan);
+    rl_resampling_free(p->resampling);
     rl_free(p);
     return RL_SUCCESS;
 }

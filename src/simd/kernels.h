@@ -240,4 +240,28 @@ typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 #undef RL_CVT_FROM_F32
 #undef RL_UNZIP_F32
 
+/* Resampling (src/resampling*.c), two separable passes over f32 rows.
+ * Horizontal: n f32 outputs, each a weighted sum of k source elements of the family's type,
+ *   dst[j] = sum over t < k of w[t * kstride + j] * (float)src[off[t * kstride + j] bytes]
+ * for j < n, summed in tap order (acc = w0 * x0, then acc = acc + wt * xt: no FMA, so every
+ * ISA gives the scalar twin's bits). The tables are tap-major (kstride >= n), so a vector of
+ * consecutive outputs loads its offsets and weights contiguously. Offsets are bytes >= 0. A
+ * vector kernel of a type narrower than 4 bytes may read up to 4 - size bytes past an element
+ * it loads (dword gathers); the caller gives it only rows where that stays inside the source
+ * tensor and hands the others to the scalar twin. */
+#define RL_RESAMPLE_H_PARAMS                                                                   \
+    size_t n, size_t k, size_t kstride, const int32_t *off, const float *w, const void *src,    \
+        float *dst
+typedef void (*rl_resample_h_fn)(RL_RESAMPLE_H_PARAMS);
+/* Vertical: dst[j] = sum over t < k of w[t] * rows[t][j] for j < n, in tap order (as above).
+ * dst may not alias a row. */
+#define RL_RESAMPLE_V_PARAMS                                                                   \
+    size_t n, size_t k, const float *const *rows, const float *w, float *dst
+typedef void (*rl_resample_v_fn)(RL_RESAMPLE_V_PARAMS);
+#define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
+#define RL_RESAMPLE_V(isa, fn) void fn(RL_RESAMPLE_V_PARAMS);
+#include "resample/resample.inc"
+#undef RL_RESAMPLE_H
+#undef RL_RESAMPLE_V
+
 #endif

@@ -408,6 +408,62 @@ static void object_rows(rl_engine_t e, rl_memory_desc_t md, rl_memory_desc_t any
     rl_md_destroy(d3);
 }
 
+/* rl_resampling_create: arguments, algorithm, ranks, N/C, sizes, masks and layouts. */
+static void resampling_rows(rl_engine_t e, rl_memory_desc_t any) {
+    rl_primitive_t hp;
+    const int64_t s4[4] = {2, 3, 8, 8}, d4[4] = {2, 3, 4, 6}, n4[4] = {1, 3, 4, 6};
+    const int64_t c4[4] = {2, 4, 4, 6}, z4[4] = {2, 3, 0, 6}, s2[2] = {2, 3};
+    const int64_t s6[6] = {1, 3, 2, 2, 2, 2};
+    rl_memory_desc_t src = NULL, dst = NULL, dn = NULL, dc = NULL, dz = NULL, r2 = NULL, r6 = NULL;
+    rl_memory_desc_t b = NULL, d3 = NULL;
+    rl_md_create_with_tag(&src, 4, s4, RL_U8, "nhwc");
+    rl_md_create_with_tag(&dst, 4, d4, RL_F32, "nchw");
+    rl_md_create_with_tag(&dn, 4, n4, RL_F32, "nchw");
+    rl_md_create_with_tag(&dc, 4, c4, RL_F32, "nchw");
+    rl_md_create_with_tag(&dz, 4, z4, RL_F32, "nchw");
+    rl_md_create_with_tag(&r2, 2, s2, RL_F32, "ab");
+    rl_md_create_with_tag(&r6, 6, s6, RL_F32, "abcdef");
+    rl_md_create_with_tag(&b, 4, s4, RL_F32, "ABcd8b8a");
+    rl_md_create_with_tag(&d3, 3, s4, RL_F32, "abc");
+    rl_attr_t attr = NULL;
+    rl_attr_create(&attr);
+    rl_attr_set_scales(attr, RL_ARG_SRC, 1 << 2, NULL);
+    const rl_resampling_alg_t lin = RL_RESAMPLING_LINEAR;
+    ROW("resampling_create: NULL p", RL_INVALID_ARGUMENTS,
+        rl_resampling_create(NULL, e, lin, src, dst, NULL));
+    ROWH("resampling_create: NULL engine", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, NULL, lin, src, dst, NULL));
+    ROWH("resampling_create: NULL src", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, NULL, dst, NULL));
+    ROWH("resampling_create: NULL dst", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, src, NULL, NULL));
+    ROWH("resampling_create: alg 0", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, (rl_resampling_alg_t)0, src, dst, NULL));
+    ROWH("resampling_create: alg 5", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, (rl_resampling_alg_t)5, src, dst, NULL));
+    ROWH("resampling_create: \"any\" src", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, any, dst, NULL));
+    ROWH("resampling_create: N 2 vs 1", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, src, dn, NULL));
+    ROWH("resampling_create: C 3 vs 4", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, src, dc, NULL));
+    ROWH("resampling_create: dst H 0", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, src, dz, NULL));
+    ROWH("resampling_create: ranks 4 and 3", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, src, d3, NULL));
+    ROWH("resampling_create: rank 2", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, r2, r2, NULL));
+    ROWH("resampling_create: rank 6", RL_INVALID_ARGUMENTS, hp,
+         rl_resampling_create(&hp, e, lin, r6, r6, NULL));
+    ROWH("resampling_create: src scales mask on H", RL_UNIMPLEMENTED, hp,
+         rl_resampling_create(&hp, e, lin, src, dst, attr));
+    ROWH("resampling_create: src blocked on N and C", RL_UNIMPLEMENTED, hp,
+         rl_resampling_create(&hp, e, lin, b, dst, NULL));
+    rl_attr_destroy(attr);
+    rl_md_destroy(src), rl_md_destroy(dst), rl_md_destroy(dn), rl_md_destroy(dc);
+    rl_md_destroy(dz), rl_md_destroy(r2), rl_md_destroy(r6), rl_md_destroy(b), rl_md_destroy(d3);
+}
+
 static void execute_rows(rl_engine_t e, rl_stream_t s, rl_memory_desc_t md) {
     static float src[120], dst[120];
     rl_primitive_t p = NULL, rt = NULL, bwd = NULL;
@@ -613,6 +669,7 @@ int main(int argc, char **argv) {
     CHECK_STATUS(rl_md_create_with_tag(&any, 4, d, RL_F32, "any"), RL_SUCCESS);
     md_rows(any);
     object_rows(e, md, any);
+    resampling_rows(e, any);
     execute_rows(e, s, md);
     success_rows();
     rl_md_destroy(md);

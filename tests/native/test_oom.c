@@ -205,6 +205,35 @@ static void prim_fallback(void *ctx, void *obj, long n, int last) {
     tu_free(act);
 }
 
+/* A resampling (every algorithm, channels-last u8 -> "any" f32 with attributes): every
+ * allocation point is RL_OUT_OF_MEMORY, there is no fallback. */
+typedef struct {
+    rl_resampling_alg_t alg;
+    rl_memory_desc_t s, d;
+    rl_attr_t la;
+} rs_case_t;
+
+static rl_status_t rs_create(void *ctx, void **out) {
+    const rs_case_t *c = ctx;
+    return rl_resampling_create((rl_primitive_t *)out, th_engine(), c->alg, c->s, c->d, c->la);
+}
+
+static void rs_sweep(const th_attr_t *attr) {
+    rs_case_t c = {RL_RESAMPLING_NEAREST, NULL, NULL, NULL};
+    CHECK_STATUS(rl_md_create_from_string(&c.s, "u8:nhwc:2x3x17x23"), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_from_string(&c.d, "f32:any:2x3x9x31"), RL_SUCCESS);
+    CHECK_STATUS(th_attr_make(attr, &c.la), RL_SUCCESS);
+    for (int alg = RL_RESAMPLING_NEAREST; alg <= RL_RESAMPLING_AREA; ++alg) {
+        char what[96];
+        snprintf(what, sizeof what, "rl_resampling_create alg %d u8 nhwc -> f32 any +attr", alg);
+        c.alg = (rl_resampling_alg_t)alg;
+        sweep(what, rs_create, drop_prim, NULL, &c);
+    }
+    rl_attr_destroy(c.la);
+    rl_md_destroy(c.s);
+    rl_md_destroy(c.d);
+}
+
 static void prim_sweep(prim_case_t *c) {
     char what[160];
     CHECK_STATUS(rl_md_create_from_string(&c->s, c->src), RL_SUCCESS);
@@ -272,6 +301,7 @@ int main(void) {
         {.src = "u8:nhwc:1x24x4x4", .shuffle = 3, .axis = -3, .group = 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) prim_sweep(&cases[i]);
+    rs_sweep(&attr);
 
     th_fini();
     return tu_finish("test_oom");

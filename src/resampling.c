@@ -1,0 +1,313 @@
+/* Resampling creation: checks, the geometry of both sides, the taps of every axis, the
+ * horizontal and vertical tables, the kernels and the scratch of the passes (resampling.h). */
+#include "resampling.h"
+
+#include "alloc.h"
+#include "engine.h"
+#include "error.h"
+#include "md_tag.h"
+#include "primitive.h"
+#include "verbose.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const where = "rl_resampling_create";
+
+/* Channels a group of a channels-last side holds at most: a ring row is OW x this many f32. */
+#define RS_MAX_GROUP 64
+
+static const char *alg_name(rl_resampling_alg_t alg) {
+    switch (alg) {
+    case RL_RESAMPLING_NEAREST: return "nearest";
+    case RL_RESAMPLING_LINEAR: return "linear";
+    case RL_RESAMPLING_LINEAR_ANTIALIAS: return "linear-aa";
+    default: return "area";
+    }
+}
+
+static rl_status_t check_args(rl_primitive_t *p, rl_engine_t engine, rl_resampling_alg_t alg,
+                              const_rl_memory_desc_t src, const_rl_memory_desc_t dst) {
+    RETURN_IF_AT(where, p == NULL, RL_INVALID_ARGUMENTS, "p is NULL");
+    *p = NULL;
+    RETURN_IF_AT(where, engine == NULL, RL_INVALID_ARGUMENTS, "engine is NULL");
+    RETURN_IF_AT(where, src == NULL, RL_INVALID_ARGUMENTS, "src is NULL");
+    RETURN_IF_AT(where, dst == NULL, RL_INVALID_ARGUMENTS, "dst is NULL");
+    RETURN_IF_AT(where, alg < RL_RESAMPLING_NEAREST || alg > RL_RESAMPLING_AREA,
+                 RL_INVALID_ARGUMENTS,
+                 "unknown algorithm %d (RL_RESAMPLING_NEAREST 1, LINEAR 2, LINEAR_ANTIALIAS 3, "
+                 "AREA 4)",
+                 (int)alg);
+    RETURN_IF_AT(where, src->is_any, RL_INVALID_ARGUMENTS,
+                 "src has format 'any': a resampling needs a concrete source layout");
+    RETURN_IF_AT(where, src->ndims != dst->ndims, RL_INVALID_ARGUMENTS,
+                 "src has %d dims and dst %d: both need the same rank", src->ndims, dst->ndims);
+    RETURN_IF_AT(where, src->ndims < 3 || src->ndims > 5, RL_INVALID_ARGUMENTS,
+                 "rank %d: a resampling takes 3 to 5 dims (N, C and 1 to 3 spatial)", src->ndims);
+    static const char *const names[2] = {"N", "C"};
+    for (int d = 0; d < 2; ++d)
+        RETURN_IF_AT(where, src->dims[d] != dst->dims[d], RL_INVALID_ARGUMENTS,
+                     "%s differs: src %lld, dst %lld (a resampling keeps N and C)", names[d],
+                     (long long)src->dims[d], (long long)dst->dims[d]);
+    for (int d = 0; d < src->ndims; ++d)
+        RETURN_IF_AT(where, src->dims[d] == 0 || dst->dims[d] == 0, RL_INVALID_ARGUMENTS,
+                     "dim %d is 0 (src %lld, dst %lld): a resampling needs every size > 0", d,
+                     (long long)src->dims[d], (long long)dst->dims[d]);
+    return RL_SUCCESS;
+}
+
+/* dst "any": dst's dims and type in src's layout (its letter order and blocks). */
+static rl_status_t resolve_any(rl_md_t *out, const rl_md_t *src, const rl_md_t *dst) {
+    rl_tag_t tag = {.ndims = src->ndims, .inner_nblks = src->blk.inner_nblks};
+    char unused[64];
+    rl_md_match_tag(src, unused, sizeof unused, tag.order);
+    for (int k = 0; k < tag.inner_nblks; ++k)
+        tag.inner_blks[k] = src->blk.inner_blks[k], tag.inner_idxs[k] = src->blk.inner_idxs[k];
+    memset(out, 0, sizeof *out);
+    out->ndims = dst->ndims;
+    out->data_type = dst->data_type;
+    for (int d = 0; d < dst->ndims; ++d) out->dims[d] = out->padded_dims[d] = dst->dims[d];
+    return rl_md_init_from_tag(out, &tag, where);
+}
+
+/* Fills a side's geometry from md: spatial dims as D, H, W (stride 0 where absent); one
+ * channel block at most, and no block on another dim. */
+static rl_status_t side_init(rl_rs_side_t *s, rl_dim_t sp[3], const rl_md_t *md, const char *name) {
+    const rl_blocking_t *b = &md->blk;
+    const bool one_c_block = b->inner_nblks == 1 && b->inner_idxs[0] == 1;
+    if (b->inner_nblks != 0 && !one_c_block) {
+        char text[512];
+        rl_md_format(md, text, sizeof text);
+        return rl_error(RL_UNIMPLEMENTED, where,
+                        "%s layout %s: a resampling takes plain or strided layouts and one "
+                        "channel block (nChw16c), no other blocking",
+                        name, text);
+    }
+    const int nd = md->ndims;
+    *s = (rl_rs_side_t){md->offset0,
+                        b->strides[0],
+                        b->strides[1],
+                        0,
+                        0,
+                        b->strides[nd - 1],
+                        one_c_block ? b->inner_blks[0] : 1};
+    s->sd = nd == 5 ? b->strides[2] : 0;
+    s->sh = nd >= 4 ? b->strides[nd - 2] : 0;
+    sp[0] = nd == 5 ? md->dims[2] : 1;
+    sp[1] = nd >= 4 ? md->dims[nd - 2] : 1;
+    sp[2] = md->dims[nd - 1];
+    return RL_SUCCESS;
+}
+
+/* Channel groups follow the source: a block's channels (nChw16c), up to RS_MAX_GROUP
+ * channels of a channels-last layout (channel stride below the pixel stride), else one. */
+static void choose_groups(rl_resampling_t *rs) {
+    if (rs->src.blk > 1)
+        rs->cb = rs->src.blk;
+    else if (rs->src.sc < rs->src.sw && rs->c > 1)
+        rs->cb = rs->c < RS_MAX_GROUP ? rs->c : RS_MAX_GROUP;
+    else
+        rs->cb = 1;
+    rs->cb = rs->cb < rs->c ? rs->cb : rs->c;
+    rs->groups = (rs->c + rs->cb - 1) / rs->cb;
+}
+
+/* The horizontal tables of a group of cb channels (resampling.h, rl_rs_htab_t). */
+static rl_status_t htab_init(rl_resampling_t *rs, rl_rs_htab_t *t, rl_dim_t cb) {
+    const rl_rs_axis_t *a = &rs->axis[2];
+    /* H-first reads the source row; V-first its vertical sum, dense f32 [ix][c] */
+    const rl_dim_t ow = rs->out[2], sw = rs->vfirst ? cb : rs->src.sw;
+    const rl_dim_t cstep = rs->vfirst || rs->src.blk > 1 ? 1 : rs->src.sc;
+    const rl_dim_t es = rs->vfirst ? 4 : (rl_dim_t)rs->src_es;
+    RETURN_IF_AT(where, ((rs->in[2] - 1) * sw + (cb - 1) * cstep + 1) * es > INT32_MAX,
+                 RL_UNIMPLEMENTED, "a source row spans more than 2 GiB (W %lld, stride %lld)",
+                 (long long)rs->in[2], (long long)sw);
+    t->cb = cb;
+    t->len = ow * cb;
+    t->off = rl_malloc((size_t)(a->k * t->len) * sizeof *t->off);
+    t->w = rl_malloc((size_t)(a->k * t->len) * sizeof *t->w);
+    RETURN_IF_AT(where, t->off == NULL || t->w == NULL, RL_OUT_OF_MEMORY,
+                 "cannot allocate the horizontal taps (%d x %lld)", a->k, (long long)t->len);
+    t->max_off = 0;
+    for (int k = 0; k < a->k; ++k)
+        for (rl_dim_t ox = 0; ox < ow; ++ox)
+            for (rl_dim_t c = 0; c < cb; ++c) {
+                const size_t j = (size_t)(k * t->len + ox * cb + c);
+                t->off[j] = (int32_t)((a->idx[ox * a->k + k] * sw + c * cstep) * es);
+                t->w[j] = a->w[ox * a->k + k];
+                t->max_off = t->off[j] > t->max_off ? t->off[j] : t->max_off;
+            }
+    return RL_SUCCESS;
+}
+
+/* The vertical taps of every output row (od, oh): KD x KH source rows, weight wd * wh. */
+static rl_status_t vtab_init(rl_resampling_t *rs) {
+    const rl_rs_axis_t *ad = &rs->axis[0], *ah = &rs->axis[1];
+    const rl_dim_t rows = rs->out[0] * rs->out[1];
+    rs->kv = ad->k * ah->k;
+    rs->vkey = rl_malloc((size_t)(rows * rs->kv) * sizeof *rs->vkey);
+    rs->vslot = rl_malloc((size_t)(rows * rs->kv) * sizeof *rs->vslot);
+    rs->vw = rl_malloc((size_t)(rows * rs->kv) * sizeof *rs->vw);
+    RETURN_IF_AT(where, !rs->vkey || !rs->vslot || !rs->vw, RL_OUT_OF_MEMORY,
+                 "cannot allocate the vertical taps of %lld rows", (long long)rows);
+    for (rl_dim_t r = 0; r < rows; ++r) {
+        const rl_dim_t od = r / rs->out[1], oh = r % rs->out[1];
+        for (int td = 0; td < ad->k; ++td)
+            for (int th = 0; th < ah->k; ++th) {
+                const rl_dim_t id = ad->idx[od * ad->k + td], ih = ah->idx[oh * ah->k + th];
+                const rl_dim_t j = r * rs->kv + td * ah->k + th;
+                rs->vkey[j] = id * rs->in[1] + ih;
+                rs->vslot[j] = (int32_t)(id % ad->k * ah->k + ih % ah->k);
+                rs->vw[j] = ad->w[od * ad->k + td] * ah->w[oh * ah->k + th];
+            }
+    }
+    return RL_SUCCESS;
+}
+
+/* Which pass goes first. Horizontal first computes every source row the vertical taps name
+ * at the output width (gathered taps); vertical first widens those rows (contiguous), sums
+ * them at the source width, then gathers once per output row. The cost counts a gathered
+ * multiply-add as RS_GATHER_COST contiguous ones. Vertical first needs each group's source
+ * row dense ([ix][c], every element next to the last) and only pays when shrinking. */
+#define RS_GATHER_COST 4.0
+static bool choose_vfirst(const rl_resampling_t *rs) {
+    const rl_rs_side_t *s = &rs->src;
+    const bool dense = rs->cb == 1 ? s->sw == 1 : s->sw == rs->cb && (s->blk > 1 || s->sc == 1);
+    if (!dense || rs->c % rs->cb) return false; /* a short last group is not dense */
+    const double rows = (double)rs->in[0] * (double)rs->in[1];
+    const double orows = (double)rs->out[0] * (double)rs->out[1];
+    const double iw = (double)rs->in[2] * (double)rs->cb, ow = (double)rs->out[2] * (double)rs->cb;
+    const double kw = rs->axis[2].k, kv = (double)rs->axis[0].k * (double)rs->axis[1].k;
+    const double hfirst = rows * ow * kw * RS_GATHER_COST + orows * ow * kv;
+    const double vfirst = rows * iw + orows * iw * kv + orows * ow * kw * RS_GATHER_COST;
+    return vfirst < hfirst;
+}
+
+/* The kernels of the effective ISA, the scalar horizontal twin, and the scratch: per engine
+ * thread a ring of kv rows, the output row, the vertical sum (V-first) and the ring's tags. */
+static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, rl_data_type_t ddt,
+                                       int nthreads) {
+    const rl_kernel_table_t *t = rl_kernel_table(rl_cpu_isa_effective());
+    const rl_data_type_t hdt = rs->vfirst ? RL_F32 : sdt;
+    rs->h = t->resample_h[hdt].fn;
+    rs->h_scalar = rl_kernel_table(RL_ISA_SCALAR)->resample_h[hdt].fn;
+    rs->v = t->resample_v.fn;
+    rs->widen = t->to_f32[sdt].fn;
+    rs->load = rl_load_f32_for(sdt);
+    rs->store = t->from_f32[ddt].fn;
+    rs->affine = t->affine_f32.fn;
+    rs->isa = t->resample_h[hdt].isa;
+    rs->isa = t->resample_v.isa > rs->isa ? t->resample_v.isa : rs->isa;
+    rs->isa = t->from_f32[ddt].isa > rs->isa ? t->from_f32[ddt].isa : rs->isa;
+    if (rs->vfirst) rs->isa = t->to_f32[sdt].isa > rs->isa ? t->to_f32[sdt].isa : rs->isa;
+    const size_t in = (size_t)(rs->in[2] * rs->cb), out = (size_t)rs->htab[0].len;
+    const size_t in16 = (in + 15) / 16 * 16, out16 = (out + 15) / 16 * 16; /* whole lines */
+    rs->ring_stride = rs->vfirst ? in16 : out16;
+    rs->out_at = rs->ring_stride * (size_t)rs->kv;
+    rs->tmp_at = rs->out_at + out16;
+    rs->task_floats = rs->tmp_at + (rs->vfirst ? in16 : 0);
+    rs->ntasks = nthreads > 0 ? nthreads : 1;
+    RETURN_IF_AT(where, rs->task_floats > SIZE_MAX / sizeof(float) / (size_t)rs->ntasks,
+                 RL_OUT_OF_MEMORY, "the resampling rows do not fit in memory");
+    rs->scratch = rl_malloc(rs->task_floats * (size_t)rs->ntasks * sizeof(float));
+    rs->tags = rl_malloc((size_t)(rs->kv * rs->ntasks) * sizeof *rs->tags);
+    rs->rowptrs = rl_malloc((size_t)(rs->kv * rs->ntasks) * sizeof *rs->rowptrs);
+    RETURN_IF_AT(where, !rs->scratch || !rs->tags || !rs->rowptrs, RL_OUT_OF_MEMORY,
+                 "cannot allocate the resampling rows (%d x %zu floats)", rs->ntasks,
+                 rs->task_floats);
+    atomic_flag_clear(&rs->busy);
+    return RL_SUCCESS;
+}
+
+static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_md_t *src,
+                         const rl_md_t *dst, int nthreads) {
+    rs->alg = alg;
+    CHECK_STATUS(side_init(&rs->src, rs->in, src, "src"));
+    CHECK_STATUS(side_init(&rs->dst, rs->out, dst, "dst"));
+    rs->n = src->dims[0];
+    rs->c = src->dims[1];
+    rs->c_padded = dst->padded_dims[1];
+    rs->src_es = rl_dt_size(src->data_type);
+    rs->dst_es = rl_dt_size(dst->data_type);
+    rl_dim_t last[RL_MAX_NDIMS];
+    for (int d = 0; d < src->ndims; ++d) last[d] = src->dims[d] - 1;
+    rs->src_end = (size_t)(rl_md_offset(src, last) + 1) * rs->src_es;
+    bool grows = false; /* AREA takes OpenCV's up-scaling form when any spatial dim grows */
+    for (int d = 0; d < 3; ++d) grows |= rs->out[d] > rs->in[d];
+    const int first = 5 - src->ndims; /* the axes the rank has: D, H, W from the last */
+    for (int d = 0; d < 3; ++d) {
+        RETURN_IF_AT(where, rs->in[d] > INT32_MAX, RL_UNIMPLEMENTED,
+                     "spatial size %lld: a resampling takes sizes below 2^31",
+                     (long long)rs->in[d]);
+        /* an axis the rank lacks has one tap of weight 1 */
+        const rl_resampling_alg_t a = d < first ? RL_RESAMPLING_NEAREST : alg;
+        CHECK_STATUS(rl_rs_axis_init(&rs->axis[d], a, grows, rs->in[d], rs->out[d], where));
+    }
+    choose_groups(rs);
+    rs->vfirst = choose_vfirst(rs);
+    CHECK_STATUS(htab_init(rs, &rs->htab[0], rs->cb));
+    if (rs->c % rs->cb) CHECK_STATUS(htab_init(rs, &rs->htab[1], rs->c % rs->cb));
+    CHECK_STATUS(vtab_init(rs));
+    return kernels_and_scratch(rs, src->data_type, dst->data_type, nthreads);
+}
+
+void rl_resampling_free(rl_resampling_t *rs) {
+    if (rs == NULL) return;
+    for (int d = 0; d < 3; ++d) rl_free(rs->axis[d].idx), rl_free(rs->axis[d].w);
+    for (int g = 0; g < 2; ++g) rl_free(rs->htab[g].off), rl_free(rs->htab[g].w);
+    rl_free(rs->vkey), rl_free(rs->vslot), rl_free(rs->vw);
+    rl_free(rs->scratch), rl_free(rs->tags), rl_free((void *)rs->rowptrs);
+    rl_free(rs);
+}
+
+/* Scales and zero points vary at most per N and C: the spatial index differs between the
+ * sides, and a row converts with one parameter set per channel. */
+static rl_status_t check_masks(const rl_problem_t *e) {
+    static const char *const names[RL_Q_COUNT] = {"src scales", "src zero points", "dst scales",
+                                                  "dst zero points"};
+    for (int j = 0; j < RL_Q_COUNT; ++j)
+        RETURN_IF_AT(where, e->q[j].present && (e->q[j].mask & ~3), RL_UNIMPLEMENTED,
+                     "%s mask 0x%x varies along a spatial dim: a resampling takes masks on N "
+                     "and C only (bits 0 and 1)",
+                     names[j], (unsigned)e->q[j].mask);
+    return RL_SUCCESS;
+}
+
+static rl_status_t setup(rl_primitive_t prim, rl_resampling_alg_t alg, const rl_md_t *src,
+                         const rl_md_t *dst, const_rl_attr_t attr) {
+    prim->src_md = *src;
+    if (dst->is_any)
+        CHECK_STATUS(resolve_any(&prim->dst_md, src, dst));
+    else
+        prim->dst_md = *dst;
+    prim->src_arg = RL_ARG_SRC;
+    prim->dst_arg = RL_ARG_DST;
+    snprintf(prim->info, sizeof prim->info, "alg=%s", alg_name(alg));
+    CHECK_STATUS(rl_primitive_setup_attrs(prim, attr, where));
+    CHECK_STATUS(check_masks(&prim->problem));
+    prim->resampling = rl_calloc(1, sizeof *prim->resampling);
+    RETURN_IF_AT(where, prim->resampling == NULL, RL_OUT_OF_MEMORY, "cannot allocate a resampling");
+    rl_resampling_t *rs = prim->resampling;
+    CHECK_STATUS(build(rs, alg, &prim->src_md, &prim->dst_md, prim->engine->nthreads));
+    snprintf(prim->impl_name, sizeof prim->impl_name, "resample-%s:%s", alg_name(alg),
+             rl_isa_name(rs->isa));
+    const size_t o = strlen(prim->info); /* the pass order, for the verbose log */
+    snprintf(prim->info + o, sizeof prim->info - o, " passes=%s", rs->vfirst ? "vh" : "hv");
+    return RL_SUCCESS;
+}
+
+rl_status_t rl_resampling_create(rl_primitive_t *p, rl_engine_t engine, rl_resampling_alg_t alg,
+                                 const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
+                                 const_rl_attr_t attr) {
+    const double t0 = rl_now_ms();
+    CHECK_STATUS(check_args(p, engine, alg, src, dst));
+    rl_primitive_t prim;
+    CHECK_STATUS(rl_primitive_alloc(&prim, "resampling", engine, where));
+    const rl_status_t st = setup(prim, alg, src, dst, attr);
+    if (st != RL_SUCCESS) {
+        rl_primitive_destroy(prim);
+        return st;
+    }
+    return rl_primitive_finish(prim, p, t0);
+}

@@ -1,0 +1,76 @@
+/* Resampling kernels (kernels.h, rl_resample_h_fn and rl_resample_v_fn), AVX2: 8 outputs per
+ * vector, taps in order (mul, then add: the scalar twin's bits). The horizontal pass gathers
+ * each tap's 8 source elements with vpgatherdd at their byte offsets and widens them in the
+ * register (a dword read at a u8/s8/bf16 element's offset takes up to 3 bytes after it, which
+ * the caller keeps inside the source); the last n % 8 outputs go through the scalar twin. */
+#include "kernels.h"
+
+#include <immintrin.h>
+
+static inline __m256i gather(const void *src, const int32_t *off) {
+    const __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)off);
+    return _mm256_i32gather_epi32((const int *)src, o, 1);
+}
+
+/* The dword at each element's offset, as the source type's value in f32 (exact). */
+static inline __m256 widen_f32(__m256i v) { return _mm256_castsi256_ps(v); }
+static inline __m256 widen_s32(__m256i v) { return _mm256_cvtepi32_ps(v); }
+static inline __m256 widen_u8(__m256i v) {
+    return _mm256_cvtepi32_ps(_mm256_and_si256(v, _mm256_set1_epi32(0xff)));
+}
+static inline __m256 widen_s8(__m256i v) {
+    return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(v, 24), 24));
+}
+static inline __m256 widen_bf16(__m256i v) { return _mm256_castsi256_ps(_mm256_slli_epi32(v, 16)); }
+
+#define DEFINE_RESAMPLE_H(name)                                                                    \
+    void rl_##name##_resample_h__avx2(RL_RESAMPLE_H_PARAMS) {                                      \
+        size_t j = 0;                                                                              \
+        for (; j + 8 <= n; j += 8) {                                                               \
+            __m256 acc =                                                                           \
+                _mm256_mul_ps(_mm256_loadu_ps(w + j), widen_##name(gather(src, off + j)));         \
+            for (size_t t = 1; t < k; ++t) {                                                       \
+                const size_t at = t * kstride + j;                                                 \
+                const __m256 x = widen_##name(gather(src, off + at));                              \
+                acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + at), x));               \
+            }                                                                                      \
+            _mm256_storeu_ps(dst + j, acc);                                                        \
+        }                                                                                          \
+        if (j < n)                                                                                 \
+            rl_##name##_resample_h__scalar(n - j, k, kstride, off + j, w + j, src, dst + j);       \
+    }
+DEFINE_RESAMPLE_H(f32)
+DEFINE_RESAMPLE_H(bf16)
+DEFINE_RESAMPLE_H(s32)
+DEFINE_RESAMPLE_H(s8)
+DEFINE_RESAMPLE_H(u8)
+
+/* 32 outputs per step in four independent sums (the adds of one sum wait on each other). */
+void rl_f32_resample_v__avx2(RL_RESAMPLE_V_PARAMS) {
+    size_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+        __m256 acc[4];
+        const __m256 w0 = _mm256_set1_ps(w[0]);
+        for (int u = 0; u < 4; ++u)
+            acc[u] = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[0] + j + 8 * u));
+        for (size_t t = 1; t < k; ++t) {
+            const __m256 wt = _mm256_set1_ps(w[t]);
+            for (int u = 0; u < 4; ++u)
+                acc[u] =
+                    _mm256_add_ps(acc[u], _mm256_mul_ps(wt, _mm256_loadu_ps(rows[t] + j + 8 * u)));
+        }
+        for (int u = 0; u < 4; ++u) _mm256_storeu_ps(dst + j + 8 * u, acc[u]);
+    }
+    for (; j + 8 <= n; j += 8) {
+        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[0]), _mm256_loadu_ps(rows[0] + j));
+        for (size_t t = 1; t < k; ++t)
+            acc = _mm256_add_ps(acc,
+                                _mm256_mul_ps(_mm256_set1_ps(w[t]), _mm256_loadu_ps(rows[t] + j)));
+        _mm256_storeu_ps(dst + j, acc);
+    }
+    for (; j < n; ++j) {
+        float a = w[0] * rows[0][j];
+        for (size_t t = 1; t < k; ++t) a = a + w[t] * rows[t][j];
+        dst[j] = a;
+    }
+}

@@ -1,0 +1,73 @@
+/* Resampling kernels (kernels.h, rl_resample_h_fn and rl_resample_v_fn), SIMD128: 4 outputs
+ * per vector, taps in order (mul, then add: the scalar twin's bits). SIMD128 has no gather:
+ * the horizontal pass builds each tap's vector from four element loads (u8 widened as
+ * integers, then converted), which still saves the scalar twin's serial adds; the last n % 4
+ * outputs go through the scalar twin. Other source types keep the scalar twin. */
+#include <string.h>
+#include <wasm_simd128.h>
+
+#include "kernels.h"
+
+static inline float ld_f32(const char *p) {
+    float v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline v128_t taps_f32(const char *s, const int32_t *o) {
+    return wasm_f32x4_make(ld_f32(s + o[0]), ld_f32(s + o[1]), ld_f32(s + o[2]), ld_f32(s + o[3]));
+}
+
+static inline v128_t taps_u8(const char *s, const int32_t *o) {
+    const unsigned char *u = (const unsigned char *)s;
+    return wasm_f32x4_convert_i32x4(wasm_i32x4_make(u[o[0]], u[o[1]], u[o[2]], u[o[3]]));
+}
+
+#define DEFINE_RESAMPLE_H(name)                                                                    \
+    void rl_##name##_resample_h__wasm128(RL_RESAMPLE_H_PARAMS) {                                   \
+        const char *s = src;                                                                       \
+        size_t j = 0;                                                                              \
+        for (; j + 4 <= n; j += 4) {                                                               \
+            v128_t acc = wasm_f32x4_mul(wasm_v128_load(w + j), taps_##name(s, off + j));           \
+            for (size_t t = 1; t < k; ++t) {                                                       \
+                const size_t at = t * kstride + j;                                                 \
+                const v128_t x = taps_##name(s, off + at);                                         \
+                acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_v128_load(w + at), x));              \
+            }                                                                                      \
+            wasm_v128_store(dst + j, acc);                                                         \
+        }                                                                                          \
+        if (j < n)                                                                                 \
+            rl_##name##_resample_h__scalar(n - j, k, kstride, off + j, w + j, src, dst + j);       \
+    }
+DEFINE_RESAMPLE_H(f32)
+DEFINE_RESAMPLE_H(u8)
+
+/* 16 outputs per step in four independent sums, then 4 at a time, then one by one. */
+void rl_f32_resample_v__wasm128(RL_RESAMPLE_V_PARAMS) {
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        v128_t acc[4];
+        const v128_t w0 = wasm_f32x4_splat(w[0]);
+        for (int u = 0; u < 4; ++u)
+            acc[u] = wasm_f32x4_mul(w0, wasm_v128_load(rows[0] + j + 4 * u));
+        for (size_t t = 1; t < k; ++t) {
+            const v128_t wt = wasm_f32x4_splat(w[t]);
+            for (int u = 0; u < 4; ++u)
+                acc[u] =
+                    wasm_f32x4_add(acc[u], wasm_f32x4_mul(wt, wasm_v128_load(rows[t] + j + 4 * u)));
+        }
+        for (int u = 0; u < 4; ++u) wasm_v128_store(dst + j + 4 * u, acc[u]);
+    }
+    for (; j + 4 <= n; j += 4) {
+        v128_t acc = wasm_f32x4_mul(wasm_f32x4_splat(w[0]), wasm_v128_load(rows[0] + j));
+        for (size_t t = 1; t < k; ++t)
+            acc = wasm_f32x4_add(
+                acc, wasm_f32x4_mul(wasm_f32x4_splat(w[t]), wasm_v128_load(rows[t] + j)));
+        wasm_v128_store(dst + j, acc);
+    }
+    for (; j < n; ++j) {
+        float a = w[0] * rows[0][j];
+        for (size_t t = 1; t < k; ++t) a = a + w[t] * rows[t][j];
+        dst[j] = a;
+    }
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""The oracle stage of relayout's antialiased and area resampling.
+
+LINEAR_ANTIALIAS against Pillow's Image.resize(BILINEAR) and AREA against OpenCV's
+cv2.resize(INTER_AREA), on a fixed set of generated images and sizes (down by x1.3 to x8, up,
+and mixed), through the shared library's C API (ctypes):
+  - u8 RGB images (nhwc -> nhwc u8): within 1 u8 step of the library's own u8 result;
+  - float images (Pillow mode 'F', OpenCV float32): within 2e-4 of 255-scaled values, i.e.
+    the same float math up to f32 rounding.
+Prints, per oracle and kind, the number of cases, the largest difference and the share of
+elements that differ; exits 1 when a case is outside its bound.
+
+  resample_oracles.py LIBRELAYOUT.so {pillow|opencv}
+
+Run it with Debian's /usr/bin/python3 and python3-pil, python3-opencv, python3-numpy.
+"""
+import ctypes
+import sys
+
+import numpy as np
+
+RL_F32, RL_U8 = 1, 6
+RL_ARG_SRC, RL_ARG_DST = 1, 17
+LINEAR_ANTIALIAS, AREA = 3, 4
+
+
+class ExecArg(ctypes.Structure):
+    _fields_ = [("arg", ctypes.c_int), ("ptr", ctypes.c_void_p)]
+
+
+class Relayout:
+    """The few C calls a resampling needs."""
+
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        self.lib.rl_last_error.restype = ctypes.c_char_p
+        self.lib.rl_primitive_impl_name.restype = ctypes.c_char_p
+        self.engine = ctypes.c_void_p()
+        self.stream = ctypes.c_void_p()
+        self.check(self.lib.rl_engine_create(ctypes.byref(self.engine), 2))
+        self.check(self.lib.rl_stream_create(ctypes.byref(self.stream), self.engine))
+
+    def check(self, status):
+        if status != 0:
+            raise RuntimeError(self.lib.rl_last_error().decode())
+
+    def md(self, dims, dt, tag):
+        md = ctypes.c_void_p()
+        cdims = (ctypes.c_int64 * 4)(*dims)
+        self.check(self.lib.rl_md_create_with_tag(ctypes.byref(md), 4, cdims, dt, tag.encode()))
+        return md
+
+    def resample(self, alg, image, out_h, out_w):
+        """image: H x W x C (u8 or f32) -> out_h x out_w x C of the same type (nhwc)."""
+        h, w, c = image.shape
+        dt = RL_U8 if image.dtype == np.uint8 else RL_F32
+        src = self.md((1, c, h, w), dt, "nhwc")
+        dst = self.md((1, c, out_h, out_w), dt, "nhwc")
+        prim = ctypes.c_void_p()
+        self.check(self.lib.rl_resampling_create(ctypes.byref(prim), self.engine, alg, src, dst,
+                                                 None))
+        image = np.ascontiguousarray(image)
+        out = np.zeros((out_h, out_w, c), dtype=image.dtype)
+        args = (ExecArg * 2)(ExecArg(RL_ARG_SRC, image.ctypes.data),
+                             ExecArg(RL_ARG_DST, out.ctypes.data))
+        self.check(self.lib.rl_primitive_execute(prim, self.stream, 2, args))
+        name = self.lib.rl_primitive_impl_name(prim).decode()
+        for obj, fn in ((prim, self.lib.rl_primitive_destroy), (src, self.lib.rl_md_destroy),
+                        (dst, self.lib.rl_md_destroy)):
+            fn(obj)
+        return out, name
+
+
+def images():
+    """Fixed test images (RGB u8): smooth ramps, a sinusoid, sharp edges and noise, at an even,
+    an odd and a wide size."""
+    rng = np.random.default_rng(22)
+    out = []
+    for h, w in ((480, 640), (250, 333), (180, 1020)):
+        y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+        ramp = 255.0 * x / (w - 1)
+        wave = 127.5 + 127.5 * np.sin(x / 7.0) * np.cos(y / 11.0)
+        checks = 255.0 * (((x // 9) + (y // 5)) % 2)
+        noise = rng.integers(0, 256, size=(h, w)).astype(np.float64)
+        img = np.stack([ramp, 0.5 * wave + 0.5 * checks, np.where(x > w / 3, noise, wave)], -1)
+        out.append(np.clip(np.rint(img), 0, 255).astype(np.uint8))
+    return out
+
+
+def sizes(h, w):
+    """Down by x1.3 to x8 (uniform and not), exact integer factors, up, and mixed."""
+    out = [(round(h / f), round(w / f)) for f in (1.3, 2, 2.5, 3, 4, 5.7, 8)]
+    out += [(224, 224), (h // 3, w // 2), (round(h * 1.5), round(w * 1.5)),
+            (h * 2, w * 2), (round(h * 1.7), round(w / 1.7)), (h, w)]
+    return [(max(a, 1), max(b, 1)) for a, b in out]
+
+
+class Stats:
+    def __init__(self, label, bound):
+        self.label, self.bound = label, bound
+        self.cases = self.failed = self.elems = self.differ = 0
+        self.largest = 0.0
+
+    def add(self, got, want, what):
+        d = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        self.cases += 1
+        self.elems += d.size
+        self.differ += int(np.count_nonzero(d))
+        m = float(d.max())
+        self.largest = max(self.largest, m)
+        if m > self.bound:
+            self.failed += 1
+            print(f"  FAIL {self.label} {what}: largest difference {m:.6g} > {self.bound}")
+
+    def report(self, impl):
+        share = 100.0 * self.differ / max(self.elems, 1)
+        print(f"{self.label}: {self.cases} cases, largest difference {self.largest:.6g} "
+              f"(bound {self.bound}), {share:.2f}% of elements differ [{impl}]")
+
+
+def run_pillow(rl):
+    from PIL import Image
+    u8 = Stats("pillow BILINEAR u8 RGB", 1)
+    f32 = Stats("pillow BILINEAR float (mode F)", 2e-4)
+    impl = ""
+    for img in images():
+        h, w, _ = img.shape
+        for oh, ow in sizes(h, w):
+            want = np.asarray(Image.fromarray(img, "RGB").resize((ow, oh), Image.BILINEAR))
+            got, impl = rl.resample(LINEAR_ANTIALIAS, img, oh, ow)
+            u8.add(got, want, f"{w}x{h} -> {ow}x{oh}")
+            gray = img[:, :, 0].astype(np.float32)
+            want = np.asarray(Image.fromarray(gray, "F").resize((ow, oh), Image.BILINEAR))
+            got, _ = rl.resample(LINEAR_ANTIALIAS, gray[:, :, None], oh, ow)
+            f32.add(got[:, :, 0], want, f"{w}x{h} -> {ow}x{oh}")
+    for s in (u8, f32):
+        s.report(impl)
+    return u8.failed + f32.failed
+
+
+def run_opencv(rl):
+    import cv2
+    u8 = Stats("opencv INTER_AREA u8 RGB", 1)
+    f32 = Stats("opencv INTER_AREA float32 RGB", 2e-4)
+    impl = ""
+    for img in images():
+        h, w, _ = img.shape
+        for oh, ow in sizes(h, w):
+            want = cv2.resize(img, (ow, oh), interpolation=cv2.INTER_AREA)
+            got, impl = rl.resample(AREA, img, oh, ow)
+            u8.add(got, want, f"{w}x{h} -> {ow}x{oh}")
+            imgf = img.astype(np.float32)
+            want = cv2.resize(imgf, (ow, oh), interpolation=cv2.INTER_AREA)
+            got, _ = rl.resample(AREA, imgf, oh, ow)
+            f32.add(got, want, f"{w}x{h} -> {ow}x{oh}")
+    for s in (u8, f32):
+        s.report(impl)
+    return u8.failed + f32.failed
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[2] not in ("pillow", "opencv"):
+        print(__doc__)
+        return 2
+    rl = Relayout(sys.argv[1])
+    failed = run_pillow(rl) if sys.argv[2] == "pillow" else run_opencv(rl)
+    print(f"resample_oracles {sys.argv[2]}: {'FAILED' if failed else 'ok'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
