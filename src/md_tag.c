@@ -56,9 +56,12 @@ static rl_status_t parse_block_size(rl_dim_t *size, const char **p, const char *
     return RL_SUCCESS;
 }
 
-/* The inner blocks after the letters, <size><letter> each, each of an upper-case dim. */
-static rl_status_t parse_blocks(rl_tag_t *t, const bool *blocked, const char *p, const char *orig,
-                                const char *where) {
+/* The inner blocks after the letters, <size><letter> each, each of an upper-case dim. shown
+ * is the user's text where it lines up with the positional text s (an alias such as nChw16c
+ * maps letter for letter), so messages name the letter the user wrote. */
+static rl_status_t parse_blocks(rl_tag_t *t, const bool *blocked, const char *s, const char *shown,
+                                const char *orig, const char *where) {
+    const char *p = s + t->ndims;
     t->inner_nblks = 0;
     rl_dim_t box = 1;
     while (*p) {
@@ -68,7 +71,7 @@ static rl_status_t parse_blocks(rl_tag_t *t, const bool *blocked, const char *p,
         RETURN_IF_AT(where, !islower((unsigned char)*p) || d >= t->ndims || !blocked[d],
                      RL_INVALID_ARGUMENTS,
                      "tag '%s': a block must name an upper-case dim of the tag, got '%c'", orig,
-                     *p);
+                     shown[p - s]);
         RETURN_IF_AT(where, size < 2, RL_INVALID_ARGUMENTS,
                      "tag '%s': block size %lld must be at least 2", orig, (long long)size);
         RETURN_IF_AT(where, t->inner_nblks == RL_MAX_NDIMS, RL_INVALID_ARGUMENTS,
@@ -87,13 +90,15 @@ static rl_status_t parse_blocks(rl_tag_t *t, const bool *blocked, const char *p,
 static rl_status_t parse_positional(rl_tag_t *t, const char *s, const char *orig,
                                     const char *where) {
     bool blocked[RL_MAX_NDIMS] = {false};
+    const char *shown = strlen(s) == strlen(orig) ? orig : s;
     CHECK_STATUS(parse_letters(t, blocked, s, orig, where));
-    CHECK_STATUS(parse_blocks(t, blocked, s + t->ndims, orig, where));
-    for (int d = 0; d < t->ndims; ++d) {
+    CHECK_STATUS(parse_blocks(t, blocked, s, shown, orig, where));
+    for (int i = 0; i < t->ndims; ++i) {
+        const int d = t->order[i];
         bool has = false;
         for (int k = 0; k < t->inner_nblks; ++k) has |= t->inner_idxs[k] == d;
         RETURN_IF_AT(where, blocked[d] && !has, RL_INVALID_ARGUMENTS,
-                     "tag '%s': dim '%c' is upper case but has no block", orig, 'a' + d);
+                     "tag '%s': dim '%c' is upper case but has no block", orig, shown[i]);
     }
     return RL_SUCCESS;
 }

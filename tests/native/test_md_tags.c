@@ -575,11 +575,32 @@ static void equality_and_accessors(void) {
     rl_md_destroy(want);
 }
 
+/* A message about an alias names the letters the user wrote, not the positional ones. */
+static void alias_messages(void) {
+    static const struct {
+        const char *tag, *says;
+    } cases[] = {
+        {"nchw16c", "got 'c'"},
+        {"nChw", "dim 'C' is upper case"},
+        {"nCdhw8d", "got 'd'"},
+    };
+    const int64_t dims[5] = {2, 16, 3, 3, 3};
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        rl_memory_desc_t md = NULL;
+        const int nd = (int)strspn(cases[k].tag, "nNcCdDhHwW");
+        CHECK_STATUS(rl_md_create_with_tag(&md, nd, dims, RL_F32, cases[k].tag),
+                     RL_INVALID_ARGUMENTS);
+        CHECK_MSG(strstr(rl_last_error(), cases[k].says) != NULL, "'%s': '%s' lacks \"%s\"",
+                  cases[k].tag, rl_last_error(), cases[k].says);
+    }
+}
+
 int main(void) {
     tu_rng_init(&rng, tu_seed(0x5EED0001));
     th_init();
     all_plain_tags();
     alias_tags();
+    alias_messages();
     blocked_tags();
     text_form();
     text_buffer_sizes();
