@@ -6,22 +6,21 @@
 // across calls (heap() rebuilds one). C objects (descriptors, primitives, tensors) are freed
 // by dispose() or `using`; a FinalizationRegistry frees the ones a program forgets.
 
-const DTYPES = {
-  f32: { id: 1, bytes: 4, arrays: [Float32Array] },
-  bf16: { id: 2, bytes: 2, arrays: [Uint16Array] },
-  f16: { id: 3, bytes: 2, arrays: [Uint16Array] },
-  s32: { id: 4, bytes: 4, arrays: [Int32Array] },
-  s8: { id: 5, bytes: 1, arrays: [Int8Array] },
-  u8: { id: 6, bytes: 1, arrays: [Uint8Array, Uint8ClampedArray] },
-};
-const DTYPE_BY_ID = Object.fromEntries(Object.entries(DTYPES).map(([k, v]) => [v.id, k]));
+import {
+  DISPOSE, DTYPES, DTYPE_BY_ID, checkDtype, checkInt, checkIntList, checkNotDetached, checkOptions,
+  checkText, describeValue, numberList, quote, typeName, withArticle,
+} from './checks.js';
+
+import {
+  ImagePipeline, PIPELINE_OPTIONS, RESAMPLING_OPTIONS, RESIZE_ALGS, imagePixels,
+  parseImageOptions, tensorToImage,
+} from './image.js';
+
+export { describeValue } from './checks.js';
 
 const ARG = { SRC: 1, DST: 17, DIFF_SRC: 129, DIFF_DST: 145, SCALES: 4096, ZERO_POINTS: 8192 };
 const STATUS = ['RL_SUCCESS', 'RL_OUT_OF_MEMORY', 'RL_INVALID_ARGUMENTS', 'RL_UNIMPLEMENTED',
   'RL_RUNTIME_ERROR'];
-const MAX_NDIMS = 12;
-// `using` support where the runtime has it (Node 20.4+, recent browsers)
-const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
 /** An error reported by the C library: `status` is the C status name. */
 export class RelayoutError extends Error {
@@ -30,124 +29,6 @@ export class RelayoutError extends Error {
     this.name = 'RelayoutError';
     this.status = status;
   }
-}
-
-// ---- argument checks (JS-side, before anything reaches C) ----------------------------------
-function typeName(x) {
-  if (x === null) return 'null';
-  if (ArrayBuffer.isView(x)) return x.constructor.name;
-  if (Array.isArray(x)) return 'Array';
-  return typeof x === 'object' ? (x.constructor?.name ?? 'object') : typeof x;
-}
-
-const withArticle = (noun) => `${/^[AEIOU]/.test(noun) ? 'an' : 'a'} ${noun}`;
-
-/** A string as messages quote it: JSON escapes (NUL, lone surrogates, quotes), long ones cut. */
-function quote(s) {
-  const max = 120;
-  return s.length <= max ? JSON.stringify(s)
-    : `${JSON.stringify(s.slice(0, max))}... (${s.length} characters)`;
-}
-
-/** What the user passed, as messages name it: `number 1.5`, `string "3"`, `bigint 2n`, `null`. */
-export function describeValue(v) {
-  switch (typeof v) {
-    case 'number': return `number ${Object.is(v, -0) ? '-0' : v}`;
-    case 'string': return `string ${quote(v)}`;
-    case 'bigint': return `bigint ${v}n`;
-    case 'boolean': return `boolean ${v}`;
-    default: return typeName(v);
-  }
-}
-
-function checkDtype(dtype, what) {
-  if (typeof dtype !== 'string' || !Object.hasOwn(DTYPES, dtype))
-    throw new TypeError(`${what}: unknown dtype ${typeof dtype === 'string' ? quote(dtype) : describeValue(dtype)} ` +
-      `(expected one of ${Object.keys(DTYPES).join(', ')})`);
-  return DTYPES[dtype];
-}
-
-// Integers are JS numbers, never coerced: null, true, '3' or 2n are refused (Number() would
-// read them as 0, 1, 3 and 2), and so are integers beyond 2^53 - 1, which a number cannot
-// hold exactly (2 ** 60 + 1 === 2 ** 60).
-function checkInt(v, what, { min = -Infinity, max = Infinity } = {}) {
-  if (typeof v !== 'number' || !Number.isInteger(v))
-    throw new TypeError(`${what} must be an integer, got ${describeValue(v)}`);
-  if (!Number.isSafeInteger(v))
-    throw new RangeError(`${what} is ${BigInt(v)}, beyond 2^53 - 1, the largest integer a JS number holds exactly`);
-  if (v < min || v > max)
-    throw new RangeError(`${what} is ${v}, expected ${min === -Infinity ? '' : `>= ${min}`}` +
-      `${min !== -Infinity && max !== Infinity ? ' and ' : ''}${max === Infinity ? '' : `<= ${max}`}`);
-  return v;
-}
-
-function checkIntList(list, what, opts) {
-  if (!Array.isArray(list) && !ArrayBuffer.isView(list))
-    throw new TypeError(`${what} must be an array of integers, got ${describeValue(list)}`);
-  if (list.length < 1 || list.length > MAX_NDIMS)
-    throw new RangeError(`${what} has ${list.length} entries, expected 1 to ${MAX_NDIMS}`);
-  return Array.from(list, (v, i) => checkInt(v, `${what}[${i}]`, opts));
-}
-
-function checkOptions(opts, allowed, what) {
-  if (opts === undefined) return {};
-  if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
-    throw new TypeError(`${what}: options must be an object, got ${describeValue(opts)}`);
-  for (const k of Object.keys(opts))
-    if (!allowed.includes(k))
-      throw new TypeError(`${what}: unknown option '${k}' (expected ${allowed.join(', ')})`);
-  return opts;
-}
-
-// Numbers as given (a typed array stays one: 2e8 values are never copied into a JS array,
-// whose length V8 caps). Every entry must be a number: a bigint is refused as `2n` alone is.
-function numberList(values, what) {
-  if (typeof values === 'number') return [values];
-  if (values instanceof BigInt64Array || values instanceof BigUint64Array)
-    throw new TypeError(`${what} must be numbers, got ${typeName(values)} (bigints)`);
-  if (ArrayBuffer.isView(values) && !(values instanceof DataView)) {
-    checkNotDetached(values, what);
-    return values;
-  }
-  if (!Array.isArray(values))
-    throw new TypeError(`${what} must be a number or an array of numbers, got ${describeValue(values)}`);
-  for (let i = 0; i < values.length; i++)
-    if (typeof values[i] !== 'number')
-      throw new TypeError(`${what}[${i}] must be a number, got ${describeValue(values[i])}`);
-  return values;
-}
-
-// An ArrayBuffer is detached when the wasm heap it was grew (or it was transferred): its views
-// then have length 0. Shared memory never detaches.
-function isDetached(buffer) {
-  if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) return false;
-  if (typeof buffer.detached === 'boolean') return buffer.detached;
-  try {
-    new Uint8Array(buffer, 0, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-function checkNotDetached(view, what) {
-  if (isDetached(view.buffer))
-    throw new TypeError(`${what} is a ${view.constructor.name} of a detached ArrayBuffer (a view ` +
-      'of the wasm heap goes stale when the heap grows: read tensor.data again after calls that ' +
-      'allocate)');
-}
-
-// A string handed to C must mean the same there: C text ends at a NUL, and a lone surrogate
-// has no UTF-8 form (it would come back as another character in messages).
-function checkText(s, what) {
-  const nul = s.indexOf('\0');
-  if (nul >= 0)
-    throw new TypeError(`${what}: ${quote(s)} contains a NUL character at index ${nul} ` +
-      '(C text would end there)');
-  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(s);
-  if (lone)
-    throw new TypeError(`${what}: ${quote(s)} contains a lone surrogate ` +
-      `(U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at index ${lone.index}, which is not text`);
 }
 
 // A CNN alias blocks a dim by writing it in upper case (nChw16c). For a block on a lower-case
@@ -245,22 +126,60 @@ class Relayout {
     this._live();
     opts = checkOptions(opts, ['scales', 'zeroPoints', 'sum'], 'reorder');
     // values are taken now: the allocations below may grow the heap a view of it would show
-    const quants = parseQuants(opts, this.#m.rlMemory().buffer);
-    const sum = parseSum(opts.sum);
-    return this._withDescs([[src, 'reorder: src'], [dst, 'reorder: dst']], ([s, d]) => {
-      const { attr, values } = this._attr(quants, sum, s, d);
-      try {
-        this._check(this.#m._rl_reorder_create(this.#scratch, this.#engine, s._ptr, d._ptr,
-          attr), 'reorder');
-      } finally {
-        // the primitive copied the values: attr and its value buffers go now
-        values.forEach((p) => this.#m._free(p));
-        if (attr) this.#m._rl_attr_destroy(attr);
-      }
-      return new Primitive(this, this._u32(this.#scratch), 'reorder', ARG.SRC, ARG.DST,
-        sum !== undefined);
-    });
+    const quants = parseQuants(opts, this.#m.rlMemory().buffer, 'reorder');
+    const sum = parseSum(opts.sum, 'reorder');
+    return this._withDescs([[src, 'reorder: src'], [dst, 'reorder: dst']], ([s, d]) =>
+      this._primitive('reorder', s, d, quants, sum, 0,
+        (attr) => this.#m._rl_reorder_create(this.#scratch, this.#engine, s._ptr, d._ptr, attr)));
   }
+
+  /**
+   * A resampling src -> dst (descs or desc specs; N and C equal, spatial sizes free);
+   * options: algorithm ('nearest' | 'linear' | 'linear-antialias' | 'area', default
+   * 'linear'), scales, zeroPoints, sum as for reorder.
+   */
+  resampling(src, dst, opts) {
+    this._live();
+    opts = checkOptions(opts, ['algorithm', 'scales', 'zeroPoints', 'sum'], 'resampling');
+    const { algorithm = 'linear' } = opts;
+    if (typeof algorithm !== 'string' || !Object.hasOwn(RESIZE_ALGS, algorithm))
+      throw new TypeError(`resampling: algorithm must be one of ${Object.keys(RESIZE_ALGS).map((a) => `'${a}'`).join(', ')}, ` +
+        `got ${typeof algorithm === 'string' ? quote(algorithm) : describeValue(algorithm)}`);
+    const quants = parseQuants(opts, this.#m.rlMemory().buffer, 'resampling');
+    const sum = parseSum(opts.sum, 'resampling');
+    return this._resampling(RESIZE_ALGS[algorithm], src, dst, quants, 'resampling', null, sum);
+  }
+
+  // A resampling primitive from checked parts (image.js); mix: rows of channel weights or null.
+  _resampling(alg, src, dst, quants, what, mix, sum) {
+    return this._withDescs([[src, `${what}: src`], [dst, `${what}: dst`]], ([s, d]) =>
+      this._primitive('resampling', s, d, quants, sum, mix,
+        (attr) => this.#m._rl_resampling_create(this.#scratch, this.#engine, alg, s._ptr, d._ptr, attr)));
+  }
+
+  // Creates a primitive with `create(attr)` (the attr and its value buffers go after it:
+  // the primitive copied them) and wraps it.
+  _primitive(kind, s, d, quants, sum, mix, create) {
+    const { attr, values } = this._attr(quants, sum, s, d, mix, kind);
+    try {
+      this._check(create(attr), kind);
+    } finally {
+      values.forEach((p) => this.#m._free(p));
+      if (attr) this.#m._rl_attr_destroy(attr);
+    }
+    return new Primitive(this, this._u32(this.#scratch), kind, ARG.SRC, ARG.DST, sum !== undefined);
+  }
+
+  /** A descriptor of the part of `desc` (this instance's) at offsets with dims (owned). */
+  _submemory(desc, dims, offsets, what) {
+    const parent = desc._ptrIn(this, what);
+    this._withI64s(dims, 'dims', (d) => this._withI64s(offsets, 'offsets',
+      (o) => this._check(this.#m._rl_md_create_submemory(this.#scratch, parent, d, o), what)));
+    return this._wrapDesc(this._u32(this.#scratch), what);
+  }
+
+  _isTensor(x) { return Tensor.is(x); }
+  _tensorPtr(t, what) { return t._ptrIn(this, what); }
 
   /** oneDNN shuffle: { axis, groupSize, direction: 'forward' | 'backward' }. */
   shuffle(md, opts) {
@@ -296,47 +215,69 @@ class Relayout {
   }
 
   /**
-   * RGBA/RGB bytes (an ImageData or { data, width, height }) to a normalised 1x3xHxW tensor in
-   * one fused reorder: out = (x * scale - mean) / std per channel (alpha dropped).
-   * Options: mean, std (3 numbers; defaults 0 and 1), scale (default 1/255), layout (a tag of
-   * rank 4, default 'nchw'), dtype (default 'f32'), out (a typed array or tensor to fill; a
-   * tensor must have the descriptor that layout and dtype give).
+   * RGB(A) bytes (an ImageData or { data, width, height }) to a model's tensor in one fused
+   * pass: crop, resize, fit, channel order, (x * scale - mean) / std, any layout and dtype.
+   * Options: see ImagePipeline (image.js) and docs/api.md; out (a typed array or tensor to
+   * fill) and batchIndex (the image of an N-image out to write).
    */
   imageToTensor(image, opts) {
     this._live();
-    opts = checkOptions(opts, ['mean', 'std', 'scale', 'layout', 'dtype', 'out'], 'imageToTensor');
-    const { data, width, height, channels } = imageInfo(image);
-    const { mean = [0, 0, 0], std = [1, 1, 1], scale = 1 / 255, layout = 'nchw', dtype = 'f32', out } = opts;
-    const p = imageParams(mean, std, scale, layout, dtype);
+    opts = checkOptions(opts, [...PIPELINE_OPTIONS, 'out', 'batchIndex'], 'imageToTensor');
+    const { out, batchIndex, ...rest } = opts;
+    const o = parseImageOptions(rest, 'imageToTensor');
+    if (RESAMPLING_OPTIONS.some((k) => opts[k] !== undefined)) {
+      const pipe = this.#cachedImage(`pipeline:${JSON.stringify(o)}`,
+        () => new ImagePipeline(this, rest, 'imageToTensor'));
+      return pipe.run(image, out, batchIndex);
+    }
+    const { data, width, height, pixelBytes } = imagePixels(image, 'imageToTensor');
     // views of the heap, found again after the allocations below (which may grow it)
     const bytesRef = this._heapRef(data), outRef = this._heapRef(out);
-    const key = JSON.stringify([width, height, channels, layout, dtype, p.mean, p.std, scale]);
-    let prim = this.#imageCache.get(key);
-    if (!prim) {
-      prim = this._imagePipeline(width, height, channels, layout, dtype, p.mean, p.std, scale);
-      this.#imageCache.set(key, prim);
+    const prim = this.#cachedImage(`reorder:${JSON.stringify([width, height, pixelBytes, o])}`,
+      () => this._imageReorder(width, height, pixelBytes, o));
+    if (Tensor.is(out)) {
+      out._ptrIn(this, 'imageToTensor: out');
+      if (!out.desc.equals(prim.dst))
+        throw new RangeError(`imageToTensor: out tensor is ${String(out.desc)}, but layout ` +
+          `'${o.layout}' and dtype '${o.dtype}' make ${String(prim.dst)}: pass the tensor's layout and dtype`);
+    }
+    const y = prim._runBytes(bytesRef, outRef);
+    return out ?? y; // the caller's own `out`, even if a view of it had to be taken afresh
+  }
+
+  /** An image pipeline compiled once (per source size) for a stream of frames: image.js. */
+  imagePipeline(opts) {
+    this._live();
+    return new ImagePipeline(this, opts, 'imagePipeline');
+  }
+
+  /** A tensor back to RGBA pixels: { data: Uint8ClampedArray, width, height } (image.js). */
+  tensorToImage(data, opts) {
+    this._live();
+    return tensorToImage(this, data, opts);
+  }
+
+  // The image cache: a few pipelines or reorders by their options, the oldest disposed.
+  #cachedImage(key, make) {
+    let entry = this.#imageCache.get(key);
+    if (!entry) {
+      entry = make();
+      this.#imageCache.set(key, entry);
       if (this.#imageCache.size > IMAGE_CACHE) {
         const [oldKey, old] = this.#imageCache.entries().next().value;
         this.#imageCache.delete(oldKey);
         old.dispose();
       }
     }
-    if (Tensor.is(out)) {
-      out._ptrIn(this, 'imageToTensor: out');
-      if (!out.desc.equals(prim.dst))
-        throw new RangeError(`imageToTensor: out tensor is ${String(out.desc)}, but layout ` +
-          `'${layout}' and dtype '${dtype}' make ${String(prim.dst)}: pass the tensor's layout and dtype`);
-    }
-    const y = prim._runBytes(bytesRef, outRef);
-    return out ?? y; // the caller's own `out`, even if a view of it had to be taken afresh
+    return entry;
   }
 
-  // The image reorder: (x - mean/scale) * (scale/std) = (x*scale - mean)/std, one fused pass
-  // to f32 NCHW (the unzip kernel). Other layouts and types take a second, plain reorder from
-  // an f32 NCHW heap tensor: with the per-channel parameters on a channels-innermost
-  // destination the one-pass plan would convert element by element (30-60x slower), and
-  // the result is the same bits (the pipeline computes in f32 either way).
-  _imagePipeline(width, height, channels, layout, dtype, mean, std, scale) {
+  // The image reorder (no resize): (x - mean/scale) * (scale/std) = (x*scale - mean)/std, one
+  // fused pass to f32 NCHW (the unzip kernel). Other layouts and types take a second, plain
+  // reorder from an f32 NCHW heap tensor: with the per-channel parameters on a
+  // channels-innermost destination the one-pass plan would convert element by element
+  // (30-60x slower), and the result is the same bits (the pipeline computes in f32 either way).
+  _imageReorder(width, height, channels, { layout, dtype, mean, std, scale }) {
     const hw = height * width, dims = [1, 3, height, width];
     const direct = this._desc({ dims, dtype, tag: layout }, 'imageToTensor'); // checks layout and dtype first
     let fused, mid, then;
@@ -534,21 +475,38 @@ class Relayout {
 
   // A C attr for the parsed options (0 for none) and the heap buffers of its values, which
   // must live until the primitive is created.
-  _attr(quants, sum, src, dst) {
+  _attr(quants, sum, src, dst, mix, kind) {
     const values = [];
-    if (quants.length === 0 && sum === undefined) return { attr: 0, values };
+    if (quants.length === 0 && sum === undefined && !mix) return { attr: 0, values };
     const m = this.#m;
-    this._check(m._rl_attr_create(this.#scratch), 'reorder: attr');
+    this._check(m._rl_attr_create(this.#scratch), `${kind}: attr`);
     const attr = this._u32(this.#scratch);
     try {
       for (const q of quants) values.push(this._setQuant(attr, q, q.side === 'src' ? src : dst));
-      if (sum !== undefined) this._check(m._rl_attr_append_sum(attr, sum), 'reorder: sum');
+      if (sum !== undefined) this._check(m._rl_attr_append_sum(attr, sum), `${kind}: sum`);
+      if (mix) values.push(this._setMix(attr, mix, kind));
       return { attr, values };
     } catch (e) {
       values.forEach((p) => m._free(p));
       m._rl_attr_destroy(attr);
       throw e;
     }
+  }
+
+  // A channel mix (rows of weights over the source channels) into attr; returns its buffer.
+  _setMix(attr, mix, kind) {
+    const m = this.#m, rows = mix.length, cols = mix[0].length;
+    if (typeof m._rl_attr_set_channel_mix !== 'function')
+      throw new RelayoutError(`${kind}: this build has no channel mix (rl_attr_set_channel_mix)`, 'RL_UNIMPLEMENTED');
+    const p = this._malloc(rows * cols * 4, 'channel mix');
+    new Float32Array(m.rlMemory().buffer, p, rows * cols).set(mix.flat());
+    try {
+      this._check(m._rl_attr_set_channel_mix(attr, rows, cols, p), `${kind}: channels`);
+    } catch (e) {
+      m._free(p);
+      throw e;
+    }
+    return p;
   }
 
   // One scale or zero point: its mask and value count against md, its values copied into a
@@ -599,15 +557,15 @@ const KEEP = Symbol('relayout.tensor');
 // The scales and zero points of reorder options: [{ kind, side, what, mask, vals }], each
 // checked for type (mask and count against the dims come later). Values that view the wasm
 // heap (`heap`, unshared) are copied: the allocations that follow may grow the heap.
-function parseQuants({ scales, zeroPoints }, heap) {
+function parseQuants({ scales, zeroPoints }, heap, op) {
   const out = [];
   for (const [kind, spec] of [['scales', scales], ['zeroPoints', zeroPoints]]) {
     if (spec === undefined) continue;
-    checkOptions(spec, ['src', 'dst'], `reorder: ${kind}`);
+    checkOptions(spec, ['src', 'dst'], `${op}: ${kind}`);
     for (const side of ['src', 'dst']) {
       const q = spec[side];
       if (q === undefined) continue;
-      const what = `reorder: ${kind}.${side}`;
+      const what = `${op}: ${kind}.${side}`;
       if (typeof q === 'number') {
         out.push({ kind, side, what, mask: 0, vals: [q] });
         continue;
@@ -626,48 +584,15 @@ function parseQuants({ scales, zeroPoints }, heap) {
 }
 
 // The sum option: undefined, or its scale (a number).
-function parseSum(sum) {
+function parseSum(sum, op) {
   if (sum === undefined || typeof sum === 'number') return sum;
   if (sum === null || typeof sum !== 'object' || Array.isArray(sum))
-    throw new TypeError(`reorder: sum must be a number or { scale }, got ${describeValue(sum)}`);
-  checkOptions(sum, ['scale'], 'reorder: sum');
+    throw new TypeError(`${op}: sum must be a number or { scale }, got ${describeValue(sum)}`);
+  checkOptions(sum, ['scale'], `${op}: sum`);
   const { scale = 1 } = sum;
   if (typeof scale !== 'number')
-    throw new TypeError(`reorder: sum.scale must be a number, got ${describeValue(scale)}`);
+    throw new TypeError(`${op}: sum.scale must be a number, got ${describeValue(scale)}`);
   return scale;
-}
-
-function imageInfo(image) {
-  if (image === null || typeof image !== 'object')
-    throw new TypeError(`imageToTensor: expected an ImageData or { data, width, height }, got ${describeValue(image)}`);
-  const { data, width, height } = image;
-  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray))
-    throw new TypeError(`imageToTensor: image.data must be a Uint8Array or Uint8ClampedArray, got ${describeValue(data)}`);
-  checkNotDetached(data, 'imageToTensor: image.data');
-  checkInt(width, 'imageToTensor: width', { min: 1 });
-  checkInt(height, 'imageToTensor: height', { min: 1 });
-  const channels = data.length / (width * height);
-  if (channels !== 3 && channels !== 4)
-    throw new RangeError(`imageToTensor: ${data.length} bytes for ${width}x${height} is neither ` +
-      `RGB (${width * height * 3}) nor RGBA (${width * height * 4})`);
-  return { data, width, height, channels };
-}
-
-// mean and std as 3-number arrays (copied: they name the cached pipeline), scale, layout and
-// dtype, checked.
-function imageParams(meanIn, stdIn, scale, layout, dtype) {
-  const mean = Array.from(numberList(meanIn, 'imageToTensor: mean'));
-  const std = Array.from(numberList(stdIn, 'imageToTensor: std'));
-  if (mean.length !== 3 || std.length !== 3)
-    throw new RangeError(`imageToTensor: mean and std need 3 values each, got ${mean.length} and ${std.length}`);
-  if (std.some((v) => v === 0 || !Number.isFinite(v)))
-    throw new RangeError(`imageToTensor: std values must be finite and non-zero, got [${std.join(', ')}]`);
-  if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale))
-    throw new RangeError(`imageToTensor: scale must be a positive number, got ${typeof scale === 'number' ? scale : describeValue(scale)}`);
-  if (typeof layout !== 'string')
-    throw new TypeError(`imageToTensor: layout must be a tag string, got ${describeValue(layout)}`);
-  checkDtype(dtype, 'imageToTensor');
-  return { mean, std };
 }
 
 /** A memory descriptor (immutable). */
@@ -862,11 +787,16 @@ class Primitive {
     const dstPtr = dst.tensor ? dst.ptr : this.#buffer(1, this.#dst, `${name} out copy`);
     if (!src.tensor) copyIn(rl, src, srcPtr, this.#src.size);
     if (!dst.tensor && this.#dstIn) copyIn(rl, dst, dstPtr, this.#dst.size);
-    const args = rl._scratchPtr;
-    new Int32Array(rl._m.rlMemory().buffer, args, 4).set([this.#srcArg, srcPtr, this.#dstArg, dstPtr]);
-    rl._check(rl._m._rl_primitive_execute(ptr, rl._stream, 2, args), name);
+    this._exec(srcPtr, dstPtr, name, ptr);
     if (!dst.tensor) copyOut(rl, dst, dstPtr, this.#dst.size);
     return out;
+  }
+
+  // Executes on heap addresses the caller vouches for (this instance's heap, big enough).
+  _exec(srcPtr, dstPtr, name, ptr = this._ptr) {
+    const rl = this.#rl, args = rl._scratchPtr;
+    new Int32Array(rl._m.rlMemory().buffer, args, 4).set([this.#srcArg, srcPtr, this.#dstArg, dstPtr]);
+    rl._check(rl._m._rl_primitive_execute(ptr, rl._stream, 2, args), name);
   }
 
   // imageToTensor: input is bytes whose layout the src desc already describes. bytesRef and

@@ -81,7 +81,7 @@ export interface ShuffleChannelsOptions {
 }
 
 export interface Primitive {
-  readonly kind: 'reorder' | 'shuffle' | 'shuffleChannels';
+  readonly kind: 'reorder' | 'shuffle' | 'shuffleChannels' | 'resampling';
   /** Borrowed: valid while the primitive lives (copy with rl.desc(p.src) to keep it). */
   readonly src: Desc;
   /** Borrowed: valid while the primitive lives. */
@@ -103,16 +103,74 @@ export interface ImageLike {
   height: number;
 }
 
-export interface ImageToTensorOptions {
-  mean?: readonly number[];
-  std?: readonly number[];
+export type ResizeAlgorithm = 'nearest' | 'linear' | 'linear-antialias' | 'area';
+
+/** What an image pipeline does (docs/api.md, "Images"); D is the tensor's dtype. */
+export interface ImageOptions<D extends DType = 'f32'> {
+  /** [height, width] of the tensor; default the crop's (or the image's) size. */
+  size?: readonly [number, number];
+  /** fill: stretch; cover: scale to cover, centre-crop; contain: letterbox. Default 'fill'. */
+  fit?: 'fill' | 'cover' | 'contain';
+  /** Default 'linear-antialias' (Pillow's BILINEAR). */
+  resize?: ResizeAlgorithm;
+  /** A source region, applied first. */
+  crop?: { x?: number; y?: number; width: number; height: number };
+  /** The letterbox border in source pixel units (0-255) before normalisation; default 0. */
+  padValue?: number | readonly number[];
+  /** Tensor channels: 'rgb' (default), 'bgr', or 'gray' (ITU-R BT.601 luma, 1 channel). */
+  channels?: 'rgb' | 'bgr' | 'gray';
+  /** Per tensor channel (or one for all): out = (x * scale - mean) / std. */
+  mean?: number | readonly number[];
+  std?: number | readonly number[];
   /** Applied before mean/std; default 1/255. */
   scale?: number;
   /** A rank-4 tag: 'nchw' (default), 'nhwc', 'nChw16c', ... */
   layout?: string;
+  /** Default 'f32'. */
+  dtype?: D;
+}
+
+export interface ImageToTensorOptions<D extends DType = 'f32'> extends ImageOptions<D> {
+  /** A typed array or tensor holding N images of the result (a tensor must have its
+   *  descriptor: N x C x H x W in layout and dtype). */
+  out?: ArrayOf[D] | Tensor;
+  /** Which image of an N-image out to write (default 0). */
+  batchIndex?: number;
+}
+
+/** tensor = source * scale + offset, in continuous coordinates (pixel edges at integers). */
+export interface ImageTransform {
+  readonly scaleX: number;
+  readonly scaleY: number;
+  readonly offsetX: number;
+  readonly offsetY: number;
+}
+
+/** Image options compiled once; the primitives are made per source size. */
+export interface ImagePipeline<D extends DType = 'f32'> {
+  readonly options: Readonly<ImageOptions<D>>;
+  /** The map of the last source size run (throws before the first run). */
+  readonly transform: ImageTransform;
+  run(image: ImageLike, out: Tensor, batchIndex?: number): Tensor;
+  run(image: ImageLike, out?: ArrayOf[D], batchIndex?: number): ArrayOf[D];
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export interface TensorToImageOptions {
+  /** [1, C, H, W] with C 1 or 3 (not for a tensor, which has its own). */
+  dims?: readonly number[];
+  layout?: string;
+  /** Default: the array's type (a Uint16Array needs 'f16' or 'bf16'). */
   dtype?: DType;
-  /** A tensor must have the descriptor layout and dtype give (1x3xHxW). */
-  out?: AnyArray | Tensor;
+  mean?: number | readonly number[];
+  std?: number | readonly number[];
+  scale?: number;
+}
+
+export interface ResamplingOptions extends ReorderOptions {
+  /** Default 'linear' (oneDNN's). */
+  algorithm?: ResizeAlgorithm;
 }
 
 export interface Relayout {
@@ -128,7 +186,16 @@ export interface Relayout {
   reorder(src: DescSpec, dst: DescSpec, options?: ReorderOptions): Primitive;
   shuffle(md: DescSpec, options: ShuffleOptions): Primitive;
   shuffleChannels(md: DescSpec, options?: ShuffleChannelsOptions): Primitive;
-  imageToTensor(image: ImageLike, options?: ImageToTensorOptions): AnyArray;
+  /** N and C equal on both sides; any spatial sizes, layouts and types. */
+  resampling(src: DescSpec, dst: DescSpec, options?: ResamplingOptions): Primitive;
+  /** RGB(A) bytes to a model's tensor in one pass (crop, resize, fit, normalise). */
+  imageToTensor<D extends DType = 'f32'>(image: ImageLike,
+    options: ImageToTensorOptions<D> & { out: Tensor }): Tensor;
+  imageToTensor<D extends DType = 'f32'>(image: ImageLike, options?: ImageToTensorOptions<D>): ArrayOf[D];
+  imagePipeline<D extends DType = 'f32'>(options?: ImageOptions<D>): ImagePipeline<D>;
+  /** A 1- or 3-channel tensor back to RGBA pixels (de-normalised, rounded, saturated). */
+  tensorToImage(data: AnyArray | Tensor, options?: TensorToImageOptions):
+    { data: Uint8ClampedArray; width: number; height: number };
   terminate(): void;
   [Symbol.dispose](): void;
 }

@@ -19,6 +19,17 @@ async function main(): Promise<void> {
   rl.shuffleChannels(dst, { axis: 1, group: 3 }).run(same);
   const img = rl.imageToTensor({ data: new Uint8ClampedArray(16), width: 2, height: 2 },
     { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225], layout: 'nchw', dtype: 'f32' });
+  const f: Float32Array = rl.imageToTensor({ data: new Uint8Array(12), width: 2, height: 2 },
+    { size: [224, 224], fit: 'contain', resize: 'area', padValue: 114, channels: 'bgr' });
+  const h: Uint16Array = rl.imageToTensor({ data: new Uint8Array(12), width: 2, height: 2 },
+    { dtype: 'f16', crop: { x: 0, y: 0, width: 1, height: 1 }, batchIndex: 0 });
+  const pipe = rl.imagePipeline({ size: [640, 640], fit: 'contain', dtype: 'u8' });
+  const u: Uint8Array | Uint8ClampedArray = pipe.run({ data: new Uint8Array(12), width: 2, height: 2 });
+  const { scaleX, offsetY } = pipe.transform;
+  pipe.dispose();
+  const back: Uint8ClampedArray = rl.tensorToImage(f, { dims: [1, 3, 224, 224], mean: 0.5 }).data;
+  const rs: Primitive = rl.resampling('u8:nhwc:1x3x8x8', 'f32:nchw:1x3x4x4', { algorithm: 'area' });
+  console.log(h.length, u.length, scaleX + offsetY, back.length, rs.kind);
   const t = rl.tensor(dst);
   t.data.length.toFixed();
   r.run(img, t);
@@ -42,3 +53,6 @@ void main;
 
 // @ts-expect-error: an unknown dtype is a type error
 void ((rl: Relayout) => rl.desc({ dims: [1], dtype: 'f64', tag: 'a' }));
+
+// @ts-expect-error: the result of an f32 pipeline is no Int8Array
+void ((rl: Relayout): Int8Array => rl.imageToTensor({ data: new Uint8Array(3), width: 1, height: 1 }));
