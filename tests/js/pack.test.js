@@ -40,7 +40,7 @@ test('npm pack -> install into an empty project -> README example runs and exits
     const run = spawnSync(process.execPath, ['example.js'], { cwd: app, encoding: 'utf8', timeout: 30000 });
     assert.equal(run.signal, null, `the example did not exit by itself within 30 s:\n${run.stdout}${run.stderr}`);
     assert.equal(run.status, 0, `the example failed:\n${run.stdout}${run.stderr}`);
-    assert.match(run.stdout, /simd-threads \d+ transpose-x32:wasm-simd128 150528/);
+    assert.match(run.stdout, /simd-threads \d+ 1228800 150528 0.3333 140 0.4471/);
     console.log(`example output: ${run.stdout.trim()} (${Date.now() - t0} ms)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
