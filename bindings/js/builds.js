@@ -1,5 +1,5 @@
 // The three builds and how a runtime chooses among them (shared by node.js and browser.js).
-import { describeValue } from './core.js';
+import { describeValue } from './checks.js';
 
 /** Best first. */
 export const BUILDS = ['simd-threads', 'simd', 'baseline'];
@@ -46,6 +46,19 @@ export function chooseBuild(requested, threadsAllowed) {
   return simd ? (threads ? 'simd-threads' : 'simd') : 'baseline';
 }
 
+/** The most threads an engine takes (the C library's limit for the wasm pool). */
+export const MAX_THREADS = 64;
+/** The default thread count's cap: data movement is bound by memory bandwidth, which a few
+ *  streams saturate, and each wasm thread is a Worker with its own start-up time and memory.
+ *  Ask for more with load({ threads }). */
+export const DEFAULT_THREADS_CAP = 8;
+
+/** The default thread count for a runtime reporting `hardwareThreads` (which may be missing). */
+export function defaultThreads(hardwareThreads) {
+  const hw = Number.isInteger(hardwareThreads) && hardwareThreads > 0 ? hardwareThreads : 1;
+  return Math.min(hw, DEFAULT_THREADS_CAP, MAX_THREADS);
+}
+
 /** load() options, checked. */
 export function loadOptions(opts, hardwareThreads) {
   if (opts === undefined) opts = {};
@@ -54,11 +67,11 @@ export function loadOptions(opts, hardwareThreads) {
   for (const k of Object.keys(opts))
     if (!['build', 'threads'].includes(k))
       throw new TypeError(`load: unknown option '${k}' (expected build, threads)`);
-  const { build, threads = hardwareThreads } = opts;
+  const { build, threads = defaultThreads(hardwareThreads) } = opts;
   // a number, never coerced: '2' and 2n are refused as they are written
   if (typeof threads !== 'number' || !Number.isInteger(threads))
-    throw new TypeError(`load: threads must be an integer from 1 to 64, got ${describeValue(threads)}`);
-  if (threads < 1 || threads > 64)
-    throw new RangeError(`load: threads must be an integer from 1 to 64, got ${threads}`);
+    throw new TypeError(`load: threads must be an integer from 1 to ${MAX_THREADS}, got ${describeValue(threads)}`);
+  if (threads < 1 || threads > MAX_THREADS)
+    throw new RangeError(`load: threads must be an integer from 1 to ${MAX_THREADS}, got ${threads}`);
   return { build, threads };
 }

@@ -16,7 +16,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * Loads relayout. Options: build ('simd-threads' | 'simd' | 'baseline'; default the best this
- * runtime allows) and threads (default os.availableParallelism(); 1 without threads).
+ * runtime allows) and threads (default min(os.availableParallelism(), 8): builds.js
+ * defaultThreads; 1 without threads).
  */
 export async function load(opts) {
   const hw = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
