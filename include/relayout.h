@@ -195,19 +195,39 @@ RL_API int rl_engine_get_nthreads(const_rl_engine_t engine);
 /** Releases the engine and joins its threads. NULL is fine. Always RL_SUCCESS. */
 RL_API rl_status_t rl_engine_destroy(rl_engine_t engine);
 
-/** An in-order execution queue. On the CPU, execution is synchronous: when
- *  rl_primitive_execute returns, the work is done. */
+/** An in-order execution queue. On a stream from rl_stream_create, execution is
+ *  synchronous: when rl_primitive_execute returns, the work is done. */
 typedef struct rl_stream *rl_stream_t;
+typedef const struct rl_stream *const_rl_stream_t;
 
 /** Creates a stream on engine. Statuses: RL_INVALID_ARGUMENTS for NULL arguments;
  *  RL_OUT_OF_MEMORY. */
 RL_API rl_status_t rl_stream_create(rl_stream_t *stream, rl_engine_t engine);
 
-/** Waits for all work submitted to stream (a no-op on the CPU, which runs synchronously).
- *  Statuses: RL_INVALID_ARGUMENTS for NULL. */
+/** relayout extension: creates an asynchronous stream on engine, as oneDNN's GPU streams are.
+ *  rl_primitive_execute on it checks its arguments, queues the execution and returns at once;
+ *  the stream's own thread runs the queue in order (each execution still splits over the
+ *  engine's threads). The arguments' memory must stay valid and untouched until the
+ *  execution has finished: rl_stream_wait, or rl_stream_completed. Where the library has no
+ *  threads (the WebAssembly builds without them) executions run on the caller, and the
+ *  stream behaves as an asynchronous one whose work is always finished.
+ *  Statuses: as rl_stream_create; RL_RUNTIME_ERROR when the thread cannot start. */
+RL_API rl_status_t rl_stream_create_async(rl_stream_t *stream, rl_engine_t engine);
+
+/** relayout extension: the address of an asynchronous stream's count of finished executions,
+ *  a 32-bit word that wraps; execution k (counting from 1) has finished when the count minus k
+ *  is >= 0 as an int32. It is written atomically and, in WebAssembly, notified
+ *  (memory.atomic.notify), so JavaScript can await it with Atomics.waitAsync without
+ *  blocking. NULL for NULL or a synchronous stream. */
+RL_API const int32_t *rl_stream_completed(const_rl_stream_t stream);
+
+/** Waits for all work submitted to stream: returns at once on a synchronous stream; on an
+ *  asynchronous one, blocks until its queue is empty (never on a browser's main thread: use
+ *  rl_stream_completed there). Statuses: RL_INVALID_ARGUMENTS for NULL. */
 RL_API rl_status_t rl_stream_wait(rl_stream_t stream);
 
-/** Releases the stream. NULL is fine. Always RL_SUCCESS. */
+/** Releases the stream, after the executions it has queued have finished. NULL is fine.
+ *  Always RL_SUCCESS. */
 RL_API rl_status_t rl_stream_destroy(rl_stream_t stream);
 
 /* ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-/* Engine (a CPU and its thread count) and stream (in-order, synchronous on the CPU). */
+/* Engine: a CPU and its thread count (the pool). Streams: stream.c. */
 #include "engine.h"
 
 #include "alloc.h"
@@ -37,26 +37,5 @@ int rl_engine_get_nthreads(const_rl_engine_t engine) { return engine ? engine->n
 rl_status_t rl_engine_destroy(rl_engine_t engine) {
     if (engine) rl_threadpool_destroy(engine->pool);
     rl_free(engine);
-    return RL_SUCCESS;
-}
-
-rl_status_t rl_stream_create(rl_stream_t *stream, rl_engine_t engine) {
-    RETURN_IF_NULL(stream);
-    *stream = NULL;
-    RETURN_IF_NULL(engine);
-    rl_stream_t s = rl_calloc(1, sizeof *s);
-    RETURN_IF(s == NULL, RL_OUT_OF_MEMORY, "cannot allocate a stream");
-    s->engine = engine;
-    *stream = s;
-    return RL_SUCCESS;
-}
-
-rl_status_t rl_stream_wait(rl_stream_t stream) {
-    RETURN_IF_NULL(stream);
-    return RL_SUCCESS;
-}
-
-rl_status_t rl_stream_destroy(rl_stream_t stream) {
-    rl_free(stream);
     return RL_SUCCESS;
 }

@@ -2,6 +2,7 @@
 #ifndef RL_ENGINE_H
 #define RL_ENGINE_H
 
+#include "problem.h"
 #include "relayout.h"
 #include "threadpool.h"
 
@@ -10,8 +11,23 @@ struct rl_engine {
     rl_threadpool_t *pool; /* NULL for one thread */
 };
 
+typedef struct rl_stream_lane rl_stream_lane_t; /* stream.c: an async stream's thread */
+
 struct rl_stream {
     rl_engine_t engine;
+    rl_stream_lane_t *lane; /* NULL: executions run on the caller (synchronous) */
 };
+
+/* The pointers of one execution, its arguments resolved and checked (primitive.c). */
+typedef struct {
+    const void *src;
+    void *dst;
+    const void *qv[RL_Q_COUNT]; /* per scale / zero-point slot: its values, or NULL */
+} rl_exec_ptrs_t;
+
+/* primitive.c: runs a checked execution (kernels, verbose line). */
+void rl_primitive_run(const_rl_primitive_t p, const rl_exec_ptrs_t *x);
+/* stream.c: queues a checked execution on an async stream's lane (in order). */
+rl_status_t rl_stream_enqueue(rl_stream_t s, const_rl_primitive_t p, const rl_exec_ptrs_t *x);
 
 #endif

@@ -81,6 +81,44 @@ static const char *arg_name(int id) {
     }
 }
 
+/* The pointers of an execution from its arguments, each checked. */
+static rl_status_t resolve_args(const_rl_primitive_t p, int nargs, const rl_exec_arg_t *args,
+                                rl_exec_ptrs_t *x) {
+    void *src;
+    CHECK_STATUS(require_arg(nargs, args, p->src_arg, arg_name(p->src_arg), &src));
+    CHECK_STATUS(require_arg(nargs, args, p->dst_arg, arg_name(p->dst_arg), &x->dst));
+    x->src = src;
+    for (int j = 0; j < RL_Q_COUNT; ++j) {
+        const rl_quant_t *q = &p->problem.q[j];
+        x->qv[j] = NULL;
+        if (!q->present) continue;
+        if (q->runtime) {
+            void *ptr;
+            CHECK_STATUS(require_arg(nargs, args, q->arg, arg_name(q->arg), &ptr));
+            x->qv[j] = ptr;
+        } else {
+            x->qv[j] = q->values;
+        }
+    }
+    return RL_SUCCESS;
+}
+
+void rl_primitive_run(const_rl_primitive_t p, const rl_exec_ptrs_t *x) {
+    const bool verbose = rl_verbose_level() >= 1;
+    const double t0 = verbose ? rl_now_ms() : 0.0;
+    if (p->resampling)
+        rl_resampling_run(p->resampling, &p->problem, p->engine->pool, x->src, x->dst, x->qv);
+    else if (p->has_plan)
+        rl_plan_run(&p->plan, &p->problem, p->engine->pool, x->src, x->dst, x->qv);
+    else
+        rl_ref_exec_run(&p->problem, p->engine->pool, x->src, x->dst, x->qv);
+    if (verbose) {
+        char mds[1100];
+        describe_mds(p, mds, sizeof mds);
+        rl_verbose_print("exec", p->kind, p->impl_name, mds, p->info, rl_now_ms() - t0);
+    }
+}
+
 rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int nargs,
                                  const rl_exec_arg_t *args) {
     RETURN_IF_NULL(p);
@@ -90,34 +128,10 @@ rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int
               nargs);
     RETURN_IF(stream->engine != p->engine, RL_INVALID_ARGUMENTS,
               "the stream belongs to another engine than the primitive");
-    void *src, *dst;
-    CHECK_STATUS(require_arg(nargs, args, p->src_arg, arg_name(p->src_arg), &src));
-    CHECK_STATUS(require_arg(nargs, args, p->dst_arg, arg_name(p->dst_arg), &dst));
-    const void *qv[RL_Q_COUNT] = {NULL};
-    for (int j = 0; j < RL_Q_COUNT; ++j) {
-        const rl_quant_t *q = &p->problem.q[j];
-        if (!q->present) continue;
-        if (q->runtime) {
-            void *ptr;
-            CHECK_STATUS(require_arg(nargs, args, q->arg, arg_name(q->arg), &ptr));
-            qv[j] = ptr;
-        } else {
-            qv[j] = q->values;
-        }
-    }
-    const bool verbose = rl_verbose_level() >= 1;
-    const double t0 = verbose ? rl_now_ms() : 0.0;
-    if (p->resampling)
-        rl_resampling_run(p->resampling, &p->problem, p->engine->pool, src, dst, qv);
-    else if (p->has_plan)
-        rl_plan_run(&p->plan, &p->problem, p->engine->pool, src, dst, qv);
-    else
-        rl_ref_exec_run(&p->problem, p->engine->pool, src, dst, qv);
-    if (verbose) {
-        char mds[1100];
-        describe_mds(p, mds, sizeof mds);
-        rl_verbose_print("exec", p->kind, p->impl_name, mds, p->info, rl_now_ms() - t0);
-    }
+    rl_exec_ptrs_t x;
+    CHECK_STATUS(resolve_args(p, nargs, args, &x));
+    if (stream->lane) return rl_stream_enqueue(stream, p, &x);
+    rl_primitive_run(p, &x);
     return RL_SUCCESS;
 }
 

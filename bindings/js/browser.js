@@ -57,7 +57,8 @@ export async function load(opts) {
   const failure = new Promise((_, reject) => { workerFailed = reject; });
   try {
     const mod = await Promise.race([failure, factory({
-      poolSize: Math.max(threads - 1, 1),
+      // the engine's threads but the caller, plus the async stream's (runAsync)
+      poolSize: threads,
       instantiateWasm(imports, receive) {
         WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
         return {};

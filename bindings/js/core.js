@@ -67,6 +67,7 @@ class Relayout {
   #m;
   #engine = 0;
   #stream = 0;
+  #async = null; // { stream, completed (address), submitted }: made by the first runAsync
   #scratch = 0; // SCRATCH_BYTES for out-parameters and exec args
   #alive = true;
   #registry;
@@ -245,6 +246,22 @@ class Relayout {
     return out ?? y; // the caller's own `out`, even if a view of it had to be taken afresh
   }
 
+  /** imageToTensor off the calling thread (the threaded build): a promise of the same result.
+   *  The image's bytes and `out` must stay untouched until it resolves. */
+  imageToTensorAsync(image, opts) {
+    try {
+      this._live();
+      opts = checkOptions(opts, [...PIPELINE_OPTIONS, 'out', 'batchIndex'], 'imageToTensorAsync');
+      const { out, batchIndex, ...rest } = opts;
+      const o = parseImageOptions(rest, 'imageToTensorAsync');
+      const pipe = this.#cachedImage(`pipeline:${JSON.stringify(o)}`,
+        () => new ImagePipeline(this, rest, 'imageToTensor'));
+      return pipe.runAsync(image, out, batchIndex);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
   /** An image pipeline compiled once (per source size) for a stream of frames: image.js. */
   imagePipeline(opts) {
     this._live();
@@ -313,6 +330,7 @@ class Relayout {
     if (!this.#alive) return;
     for (const p of this.#imageCache.values()) p.dispose();
     this.#imageCache.clear();
+    if (this.#async) this.#m._rl_stream_destroy(this.#async.stream); // waits for its queue
     this.#m._rl_stream_destroy(this.#stream);
     this.#m._rl_engine_destroy(this.#engine);
     this.#m._free(this.#scratch);
@@ -328,6 +346,40 @@ class Relayout {
   _fn(name) { this._live(); return this.#m[name]; }
   get _m() { return this.#m; }
   get _stream() { return this.#stream; }
+
+  // The async stream (rl_stream_create_async), made on first use: its executions run on a
+  // thread of their own in the threaded build, on the caller in the others.
+  get _asyncStream() {
+    if (!this.#async) {
+      this._check(this.#m._rl_stream_create_async(this.#scratch, this.#engine), 'async stream');
+      const stream = this._u32(this.#scratch);
+      this.#async = { stream, completed: this.#m._rl_stream_completed(stream) >>> 0, submitted: 0 };
+    }
+    return this.#async.stream;
+  }
+
+  // Counts an execution queued on the async stream; _lastTicket() is the last one's number.
+  _queued() { this.#async.submitted = (this.#async.submitted + 1) | 0; }
+  _lastTicket() { return this.#async.submitted; }
+
+  // Resolves once the async stream has finished execution `ticket`, without blocking: the
+  // count it keeps is awaited with Atomics.waitAsync (shared memory) or polled.
+  async _settle(ticket) {
+    const idx = this.#async.completed >> 2;
+    // a pending Atomics.waitAsync does not keep Node's event loop alive: a timer does
+    const keepAlive = setInterval(() => {}, 1 << 30);
+    try {
+      for (;;) {
+        const i32 = new Int32Array(this.#m.rlMemory().buffer);
+        const now = Atomics.load(i32, idx);
+        if (((now - ticket) | 0) >= 0) return;
+        const wait = isShared(i32.buffer) && typeof Atomics.waitAsync === 'function'
+          ? Atomics.waitAsync(i32, idx, now) : null;
+        if (wait?.async) await wait.value;
+        else if (!wait) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    } finally { clearInterval(keepAlive); }
+  }
   get _scratchPtr() { return this.#scratch; }
   _track(obj, free) { this.#registry.register(obj, free, obj); }
   _untrack(obj) { this.#registry.unregister(obj); }
@@ -342,6 +394,13 @@ class Relayout {
   _heapSpan(view) {
     const buf = this.#m.rlMemory().buffer;
     return view.buffer === buf && !isShared(buf) ? { offset: view.byteOffset } : null;
+  }
+
+  // Where `view` lies in the wasm heap when it views the current heap buffer, shared or not
+  // (null for other memory): for code that only needs the address (image.js), taken before
+  // anything allocates.
+  _heapAddress(view) {
+    return view.buffer === this.#m.rlMemory().buffer ? { offset: view.byteOffset } : null;
   }
 
   // A function that gives `x` again later: for a view of the current, unshared heap buffer a
@@ -792,11 +851,13 @@ class Primitive {
     return out;
   }
 
-  // Executes on heap addresses the caller vouches for (this instance's heap, big enough).
-  _exec(srcPtr, dstPtr, name, ptr = this._ptr) {
+  // Executes on heap addresses the caller vouches for (this instance's heap, big enough), on
+  // the instance's stream or the one given.
+  _exec(srcPtr, dstPtr, name, ptr = this._ptr, stream = this.#rl._stream) {
     const rl = this.#rl, args = rl._scratchPtr;
     new Int32Array(rl._m.rlMemory().buffer, args, 4).set([this.#srcArg, srcPtr, this.#dstArg, dstPtr]);
-    rl._check(rl._m._rl_primitive_execute(ptr, rl._stream, 2, args), name);
+    rl._check(rl._m._rl_primitive_execute(ptr, stream, 2, args), name);
+    if (stream !== rl._stream) rl._queued();
   }
 
   // imageToTensor: input is bytes whose layout the src desc already describes. bytesRef and

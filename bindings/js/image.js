@@ -7,7 +7,7 @@
 // and reaches any layout and type. tensorToImage goes the other way with one reorder.
 //
 // The objects of core.js are reached through the underscore methods they share (_desc,
-// _resampling, _exec, _heapSpan, ...); this module never touches the wasm module itself.
+// _resampling, _exec, _heapAddress, ...); this module never touches the wasm module itself.
 
 import {
   DISPOSE, DTYPES, checkDtype, checkInt, checkNotDetached, checkOptions, describeValue, numberList, quote,
@@ -273,9 +273,9 @@ class ImagePlan {
 
   // Runs the primitives: the region starting at heap address srcPtr (rows of the image's
   // stride) into the image at heap address dstPtr.
-  exec(srcPtr, dstPtr, what) {
-    for (const b of this.borders) b._exec(this.pad._ptr, dstPtr, what);
-    this.main._exec(srcPtr, dstPtr, what);
+  exec(srcPtr, dstPtr, what, stream) {
+    for (const b of this.borders) b._exec(this.pad._ptr, dstPtr, what, undefined, stream);
+    this.main._exec(srcPtr, dstPtr, what, undefined, stream);
   }
 
   // The heap address of the region's first pixel, for bytes that are a view of the heap at
@@ -306,6 +306,8 @@ const batchOutermost = (layout) => /^[na]/.test(layout);
  */
 export class ImagePipeline {
   #rl; #o; #what; #plans = new Map(); #last = null;
+  #queued = 0; // runAsync calls queued or running
+  #tail = Promise.resolve(); // settles when the last of them has
   constructor(rl, opts, what) {
     this.#rl = rl;
     this.#what = what;
@@ -343,17 +345,46 @@ export class ImagePipeline {
    * typed array); batchIndex: which image of an N-image out to write. Returns out's data.
    */
   run(image, out, batchIndex = 0) {
+    if (this.#queued) throw new Error(`${this.#what}: a runAsync of this pipeline is still running: await it first`);
+    const job = this.#prepare(image, out, batchIndex);
+    job.plan.exec(job.src, job.dst.ptr, this.#what);
+    job.dst.copyTo?.();
+    return job.dst.result;
+  }
+
+  /**
+   * run() off the calling thread: the resampling runs on the async stream's thread (the
+   * threaded build; elsewhere on the caller, and the promise is settled at once). Calls are
+   * queued: each waits for the one before. The image's bytes and `out` must stay untouched
+   * until the promise resolves.
+   */
+  runAsync(image, out, batchIndex = 0) {
+    this.#queued++;
+    const job = this.#tail.then(() => this.#runAsync(image, out, batchIndex))
+      .finally(() => { this.#queued--; });
+    this.#tail = job.catch(() => {});
+    return job;
+  }
+
+  async #runAsync(image, out, batchIndex) {
+    const rl = this.#rl, job = this.#prepare(image, out, batchIndex);
+    job.plan.exec(job.src, job.dst.ptr, this.#what, rl._asyncStream);
+    await rl._settle(rl._lastTicket());
+    job.dst.copyTo?.();
+    return job.dst.result;
+  }
+
+  // Checks, the plan for the source size, the source in the heap and where the tensor goes.
+  #prepare(image, out, batchIndex) {
     const rl = this.#rl, what = this.#what;
     rl._live();
     const px = imagePixels(image, what);
     const target = this.#target(out, batchIndex);
-    // heap views are noted before anything allocates (growth detaches them)
-    const srcSpan = rl._heapSpan(px.data);
+    // heap addresses are noted before anything allocates (growth detaches unshared views)
+    const srcSpan = rl._heapAddress(px.data);
     const plan = this.#plan(px.width, px.height, px.pixelBytes);
     const dst = this.#destination(plan, target, batchIndex);
-    plan.exec(plan.source(px.data, srcSpan), dst.ptr, what);
-    if (dst.copyTo) dst.copyTo();
-    return dst.result;
+    return { plan, src: plan.source(px.data, srcSpan), dst };
   }
 
   // out checked before anything runs: { tensor } | { array, span } | { create }.
@@ -374,7 +405,7 @@ export class ImagePipeline {
       throw new TypeError(`${what}: out must be a tensor or ${types.map((T) => T.name).join(' or ')} ` +
         `for dtype '${o.dtype}', got ${describeValue(out)}`);
     checkNotDetached(out, `${what}: out`);
-    return { array: out, span: rl._heapSpan(out) };
+    return { array: out, span: rl._heapAddress(out) };
   }
 
   // Where the image goes: { ptr, copyTo?, result }, after the checks of out's size.
@@ -419,7 +450,12 @@ export class ImagePipeline {
     this.#checkBatch(n, batchIndex);
   }
 
+  /** Frees the primitives; with a runAsync queued or running, once it has settled. */
   dispose() {
+    if (this.#queued) {
+      this.#tail.then(() => this.dispose());
+      return;
+    }
     for (const p of this.#plans.values()) p.dispose();
     this.#plans.clear();
     this.#last = null;

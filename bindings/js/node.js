@@ -29,7 +29,8 @@ export async function load(opts) {
   const wasmBinary = await readFile(new URL('relayout.wasm', dir));
   const mod = await factory({
     wasmBinary,
-    poolSize: Math.max(threads - 1, 1),
+    // the engine's threads but the caller, plus the async stream's (runAsync)
+    poolSize: threads,
     locateFile: (file) => fileURLToPath(new URL(`node/${file}`, dir)),
   });
   return createRelayout(mod, { build, threads });

@@ -153,6 +153,10 @@ export interface ImagePipeline<D extends DType = 'f32'> {
   readonly transform: ImageTransform;
   run(image: ImageLike, out: Tensor, batchIndex?: number): Tensor;
   run(image: ImageLike, out?: ArrayOf[D], batchIndex?: number): ArrayOf[D];
+  /** run() off the calling thread (threaded build); calls are queued in order. */
+  runAsync(image: ImageLike, out: Tensor, batchIndex?: number): Promise<Tensor>;
+  runAsync(image: ImageLike, out?: ArrayOf[D], batchIndex?: number): Promise<ArrayOf[D]>;
+  /** Frees the primitives (after pending runAsync calls). */
   dispose(): void;
   [Symbol.dispose](): void;
 }
@@ -192,6 +196,10 @@ export interface Relayout {
   imageToTensor<D extends DType = 'f32'>(image: ImageLike,
     options: ImageToTensorOptions<D> & { out: Tensor }): Tensor;
   imageToTensor<D extends DType = 'f32'>(image: ImageLike, options?: ImageToTensorOptions<D>): ArrayOf[D];
+  imageToTensorAsync<D extends DType = 'f32'>(image: ImageLike,
+    options: ImageToTensorOptions<D> & { out: Tensor }): Promise<Tensor>;
+  imageToTensorAsync<D extends DType = 'f32'>(image: ImageLike,
+    options?: ImageToTensorOptions<D>): Promise<ArrayOf[D]>;
   imagePipeline<D extends DType = 'f32'>(options?: ImageOptions<D>): ImagePipeline<D>;
   /** A 1- or 3-channel tensor back to RGBA pixels (de-normalised, rounded, saturated). */
   tensorToImage(data: AnyArray | Tensor, options?: TensorToImageOptions):

@@ -135,6 +135,25 @@ for (const build of BUILDS) {
       same(gray.data, Uint8ClampedArray.from([0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255, 255, 255, 255, 255]), 'gray');
     });
 
+    test('runAsync and imageToTensorAsync give run\'s bits, in order', async () => {
+      const opts = { size: [30, 40], fit: 'contain', padValue: 9, resize: 'area', mean: MEAN, std: STD };
+      const imgs = [0, 1, 2].map((k) => testImage(80 + k * 7, 50 + k, 4));
+      const want = imgs.map((img) => rl.imageToTensor(img, opts));
+      const pipe = rl.imagePipeline(opts);
+      const outs = imgs.map(() => new Float32Array(want[0].length));
+      const done = imgs.map((img, k) => pipe.runAsync(img, outs[k]));
+      assert.throws(() => pipe.run(imgs[0]), /a runAsync of this pipeline is still running/);
+      const got = await Promise.all(done);
+      got.forEach((y, k) => { assert.equal(y, outs[k]); same(y, want[k], `runAsync ${k}`); });
+      const t = rl.tensor('f32:nchw:2x3x30x40');
+      assert.equal(await pipe.runAsync(imgs[1], t, 1), t);
+      same(t.data.subarray(want[1].length), want[1], 'runAsync into a heap tensor');
+      same(await rl.imageToTensorAsync(imgs[2], opts), want[2], 'imageToTensorAsync');
+      await assert.rejects(rl.imageToTensorAsync(imgs[0], { size: [0, 1] }), /size\[0\] \(the height\) is 0/);
+      pipe.dispose();
+      t.dispose();
+    });
+
     test('the same bits in every build', async () => {
       const hashes = IMAGE_CASES.map(([, w, h, pb, opts]) => sha(rl.imageToTensor(testImage(w, h, pb), opts)));
       const other = await load({ build: BUILDS[(BUILDS.indexOf(build) + 1) % BUILDS.length] });

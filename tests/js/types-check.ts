@@ -26,6 +26,9 @@ async function main(): Promise<void> {
   const pipe = rl.imagePipeline({ size: [640, 640], fit: 'contain', dtype: 'u8' });
   const u: Uint8Array | Uint8ClampedArray = pipe.run({ data: new Uint8Array(12), width: 2, height: 2 });
   const { scaleX, offsetY } = pipe.transform;
+  const later: Uint8Array | Uint8ClampedArray = await pipe.runAsync({ data: new Uint8Array(12), width: 2, height: 2 });
+  const f2: Float32Array = await rl.imageToTensorAsync({ data: new Uint8Array(12), width: 2, height: 2 });
+  console.log(later.length, f2.length);
   pipe.dispose();
   const back: Uint8ClampedArray = rl.tensorToImage(f, { dims: [1, 3, 224, 224], mean: 0.5 }).data;
   const rs: Primitive = rl.resampling('u8:nhwc:1x3x8x8', 'f32:nchw:1x3x4x4', { algorithm: 'area' });

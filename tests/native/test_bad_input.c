@@ -305,6 +305,9 @@ static void object_rows(rl_engine_t e, rl_memory_desc_t md, rl_memory_desc_t any
     ROW("stream_create: NULL stream", RL_INVALID_ARGUMENTS, rl_stream_create(NULL, e));
     ROWH("stream_create: NULL engine", RL_INVALID_ARGUMENTS, hs, rl_stream_create(&hs, NULL));
     ROW("stream_wait: NULL stream", RL_INVALID_ARGUMENTS, rl_stream_wait(NULL));
+    ROW("stream_create_async: NULL stream", RL_INVALID_ARGUMENTS, rl_stream_create_async(NULL, e));
+    ROWH("stream_create_async: NULL engine", RL_INVALID_ARGUMENTS, hs,
+         rl_stream_create_async(&hs, NULL));
     ROW("attr_create: NULL attr", RL_INVALID_ARGUMENTS, rl_attr_create(NULL));
     rl_attr_t a = NULL;
     rl_attr_create(&a);
