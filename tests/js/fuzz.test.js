@@ -1,6 +1,6 @@
 // A seeded fuzzer of the JavaScript API (node:test), per build: desc, reorder (scales, zero
 // points, sum; 'any' destinations; arrays, tensors and heap views), shuffle, shuffleChannels
-// and imageToTensor, with valid inputs and with inputs made invalid one way at a time (types,
+// and imageToTensor (with its resize, crop, fit and letterbox options), with valid inputs and with inputs made invalid one way at a time (types,
 // values, NULs, detached arrays, other instances' objects, disposed objects, mismatched
 // tensors). Every call must either return the reference's bits (tests/js/lib/reference.js)
 // or throw an Error with a message; an invalid input must throw and a valid one must not.
@@ -246,6 +246,7 @@ const TARGETS = [
   { name: 'reorder', make: makeReorderCase },
   { name: 'shuffle', make: makeShuffleCase },
   { name: 'imageToTensor', make: makeImageCase },
+  { name: 'imagePipeline', make: makePipelineCase },
 ];
 
 function makeDescCase({ rl, other, rng }) {
@@ -494,4 +495,109 @@ function badImage(rng, rl, other, image, opts, made) {
   ]);
   const [img, out] = f();
   return [why, img, out];
+}
+
+// ---- image pipelines: resize, crop, fit, letterbox ------------------------------------------
+const FITS = ['fill', 'cover', 'contain'];
+const RESIZES = ['nearest', 'linear', 'linear-antialias', 'area'];
+
+// Where the crop goes, from the definitions in docs/api.md (written apart from image.js):
+// { rx, ry, rw, rh } of the source into { wx, wy, ww, wh } of an oh x ow tensor.
+function pipelineGeometry(w, h, { size, fit, crop }) {
+  const c = crop ?? { x: 0, y: 0, width: w, height: h };
+  const [oh, ow] = size ?? [c.height, c.width];
+  const g = { rx: c.x, ry: c.y, rw: c.width, rh: c.height, wx: 0, wy: 0, ww: ow, wh: oh, oh, ow };
+  if (fit === 'cover') {
+    const s = Math.max(ow / c.width, oh / c.height);
+    g.rw = Math.min(c.width, Math.max(1, Math.round(ow / s)));
+    g.rh = Math.min(c.height, Math.max(1, Math.round(oh / s)));
+    g.rx = c.x + Math.floor((c.width - g.rw) / 2);
+    g.ry = c.y + Math.floor((c.height - g.rh) / 2);
+  } else if (fit === 'contain') {
+    const s = Math.min(ow / c.width, oh / c.height);
+    g.ww = Math.min(ow, Math.max(1, Math.round(c.width * s)));
+    g.wh = Math.min(oh, Math.max(1, Math.round(c.height * s)));
+    g.wx = Math.floor((ow - g.ww) / 2);
+    g.wy = Math.floor((oh - g.wh) / 2);
+  }
+  return g;
+}
+
+// oneDNN's nearest source index of output o, in f32 steps (docs/resampling.md).
+function nearestIndex(o, inn, out) {
+  const s = Math.fround(Math.fround(Math.fround(Math.fround(o + 0.5) * inn) / out) - 0.5);
+  const r = s < 0 ? -Math.floor(-s + 0.5) : Math.floor(s + 0.5);
+  return Math.min(Math.max(r, 0), inn - 1);
+}
+
+// The tensor a nearest pipeline makes: the RGB bytes it picks (the pad value around them),
+// through imageToTensor's definition (imageReference).
+function nearestPipelineReference(bytes, w, ch, g, o, dl) {
+  const img = new Uint8Array(g.oh * g.ow * 3).fill(o.padValue);
+  for (let y = 0; y < g.wh; y++)
+    for (let x = 0; x < g.ww; x++) {
+      const sy = g.ry + nearestIndex(y, g.rh, g.wh), sx = g.rx + nearestIndex(x, g.rw, g.ww);
+      for (let c = 0; c < 3; c++) img[((g.wy + y) * g.ow + g.wx + x) * 3 + c] = bytes[(sy * w + sx) * ch + c];
+    }
+  return imageReference(img, g.ow, g.oh, 3, o.mean, o.std, o.scale, dl, o.dtype);
+}
+
+// One way to make a pipeline call invalid: [why, options change, out].
+function badPipeline(rng, w, h) {
+  return pick(rng, [
+    ['size 0', { size: [0, 3] }],
+    ['size of one number', { size: [4] }],
+    ['crop outside the image', { crop: { x: w, y: 0, width: 1, height: 1 } }],
+    ['crop of height 0', { crop: { x: 0, y: 0, width: 1, height: 0 } }],
+    ['fit stretch', { fit: 'stretch' }],
+    ['resize cubic', { resize: 'cubic' }],
+    ['channels rgba', { channels: 'rgba' }],
+    ['two pad values', { padValue: [1, 2] }],
+    ['pad value NaN', { padValue: NaN }],
+    ['batchIndex without out', { batchIndex: 1 }],
+    ['batchIndex -1', { batchIndex: -1 }],
+    ['crop taller than the image', { crop: { x: 0, y: 1, width: 1, height: h } }],
+  ]);
+}
+
+function makePipelineCase({ rl, other, rng }) {
+  const w = rng.range(1, 24), h = rng.range(1, 24), ch = rng.chance(0.5) ? 3 : 4;
+  const bytes = Uint8Array.from({ length: w * h * ch }, () => rng.next() & 255);
+  const o = {
+    size: [rng.range(1, 20), rng.range(1, 20)], fit: pick(rng, FITS), resize: pick(rng, RESIZES),
+    padValue: rng.range(0, 255), mean: Array.from({ length: 3 }, () => rng.range(-100, 100) / 64),
+    std: Array.from({ length: 3 }, () => pick(rng, [0.25, 0.229, 1, 2, -0.5])),
+    scale: pick(rng, [1, 1 / 255, 0.5]), layout: pick(rng, IMAGE_LAYOUTS), dtype: pick(rng, DTS),
+  };
+  if (rng.chance(0.4)) {
+    const cw = rng.range(1, w), chh = rng.range(1, h);
+    o.crop = { x: rng.range(0, w - cw), y: rng.range(0, h - chh), width: cw, height: chh };
+  }
+  const made = [];
+  let invalid = null;
+  if (rng.chance(0.25)) {
+    const [why, change] = badPipeline(rng, w, h);
+    invalid = why;
+    Object.assign(o, change);
+  }
+  const g = pipelineGeometry(w, h, o), dl = makeLayout([1, 3, g.oh, g.ow], o.layout);
+  const exact = !invalid && o.resize === 'nearest';
+  const expected = exact ? nearestPipelineReference(bytes, w, ch, g, o, dl) : null;
+  const image = { data: bytes, width: w, height: h };
+  return {
+    label: `${w}x${h}x${ch} ${JSON.stringify(o)}${invalid ? ` [${invalid}]` : ''}`,
+    invalid,
+    call: () => {
+      if (invalid) return rl.imageToTensor(image, o);
+      const pipe = rl.imagePipeline(o);
+      made.push(pipe);
+      const y = pipe.run(image);
+      // the baseline build's scalar kernels give the same bits (docs/resampling.md)
+      const z = other.imageToTensor(image, o);
+      if (!y.every((v, i) => Object.is(v, z[i]))) throw new Error('the baseline build gives other bits');
+      return y;
+    },
+    check: (act) => (expected ? compare(o.dtype, dl, expected, act, false, 3) : []),
+    dispose: () => made.forEach((x) => x.dispose()),
+  };
 }
