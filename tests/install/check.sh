@@ -68,6 +68,10 @@ run_quickstart() { # binary [env...]: runs it and checks it printed its final "o
 step "cmake --install $build_dir --prefix $prefix"
 cmake --install "$build_dir" --prefix "$prefix" >"$tmp/install.log" 2>&1 ||
     die "cmake --install failed:"$'\n'"$(cat "$tmp/install.log")"
+for f in LICENSE NOTICE; do
+    [[ -s "$prefix/share/doc/relayout/$f" ]] || die "cmake --install did not install share/doc/relayout/$f"
+done
+echo "check.sh: the licence is installed (share/doc/relayout/LICENSE, NOTICE)"
 
 [[ -f "$prefix/include/relayout.h" ]] || die "relayout.h not installed in $prefix/include"
 config=$(find "$prefix" -name relayoutConfig.cmake -print -quit)

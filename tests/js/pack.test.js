@@ -31,6 +31,7 @@ test('npm pack -> install into an empty project -> README example runs and exits
     for (const build of ['simd-threads', 'simd', 'baseline'])
       assert.ok(files.includes(`bindings/js/dist/${build}/relayout.wasm`), `${build} is packed`);
     assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('tests/')), 'no sources in the package');
+    for (const f of ['LICENSE', 'NOTICE', 'bindings/js/image.js', 'bindings/js/checks.js']) assert.ok(files.includes(f), `${f} is packed`);
     const app = join(dir, 'app');
     execFileSync('mkdir', [app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
