@@ -37,6 +37,8 @@ for arg in "$@"; do
 done
 
 # ---- 1. packages ----------------------------------------------------------------------
+# another apt or unattended-upgrades run may hold the dpkg lock: wait for it (10 min)
+apt_wait=(-o DPkg::Lock::Timeout=600)
 wanted_packages() { sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$repo/scripts/debian-packages.txt"; }
 words() { tr '\n' ' ' | sed 's/ *$//'; } # lines -> one line of words
 
@@ -72,10 +74,10 @@ install_deps() {
     fi
     say "installing missing packages: $missing"
     say "+ ${sudo[*]:+${sudo[*]} }apt-get update"
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" update -q
     say "+ ${sudo[*]:+${sudo[*]} }apt-get install -y --no-install-recommends $missing"
     # shellcheck disable=SC2086 # one word per package
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y -q \
         --no-install-recommends $missing
 }
 
