@@ -48,17 +48,28 @@ export function jsPipeline(kind, imgWidth, r, outH, outW, win, { mean, std, pad 
   const mid = new Float32Array(3 * r.height * win.width); // rows of the region, resized along x
   const sc = mean.map((_, c) => 1 / (255 * std[c])), sh = mean.map((m, c) => -m / std[c]);
   const fill = mean.map((_, c) => pad * sc[c] + sh[c]);
+  const used = rowsUsed(ty, r);
   return (data, out) => {
-    horizontal(data, imgWidth, r, tx, win.width, mid);
+    horizontal(data, imgWidth, r, tx, win.width, mid, used);
     vertical(mid, r, ty, win, outH, outW, sc, sh, out);
     border(out, outH, outW, win, fill);
     return out;
   };
 }
 
-function horizontal(data, imgWidth, r, tx, ow, mid) {
+// The region rows the vertical taps read (bilinear reads about 2 per output row, not all).
+function rowsUsed(ty, r) {
+  const used = new Uint8Array(r.height);
+  for (let o = 0; o < ty.lo.length; o++)
+    for (let k = 0; k < ty.n; k++)
+      if (ty.w[o * ty.n + k] !== 0) used[ty.lo[o] - r.y + k] = 1;
+  return used;
+}
+
+function horizontal(data, imgWidth, r, tx, ow, mid, used) {
   const { lo, n, w } = tx, plane = r.height * ow;
   for (let y = 0; y < r.height; y++) {
+    if (!used[y]) continue;
     const row = (r.y + y) * imgWidth * 4;
     for (let o = 0; o < ow; o++) {
       let a = 0, b = 0, c = 0, p = row + lo[o] * 4;
