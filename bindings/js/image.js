@@ -100,8 +100,24 @@ export function parseImageOptions(opts, what) {
   return o;
 }
 
-/** RGB or RGBA bytes: { data, width, height, pixelBytes }, checked. */
+// Browsers: the reader of image objects that are not bytes (ImageBitmap, canvas, video,
+// VideoFrame), set by browser.js (browser-image.js). It returns null for what it does not
+// read, else { width, height, pixelBytes, write(view, region, rowBytes) }: write puts the
+// region's pixels into view() (a fresh view of the heap rows, rowBytes apart) and returns
+// nothing or, when the copy is asynchronous (VideoFrame.copyTo), a Promise.
+let sourceReader = null;
+
+/** Sets the reader of non-byte image sources (browser.js), or null for none. */
+export function setImageSourceReader(reader) { sourceReader = reader; }
+
+/** Whether `image` is a source the reader reads (so it takes the pipeline path). */
+export const isImageSource = (image, what) => sourceReader?.(image, what) != null;
+
+/** RGB or RGBA bytes: { data, width, height, pixelBytes }, checked; or a source the reader
+ *  reads: { width, height, pixelBytes, write }. */
 export function imagePixels(image, what) {
+  const source = sourceReader?.(image, what);
+  if (source) return source;
   if (image === null || typeof image !== 'object')
     throw new TypeError(`${what}: expected an ImageData or { data, width, height }, got ${describeValue(image)}`);
   const { data, width, height } = image;
@@ -305,7 +321,7 @@ const batchOutermost = (layout) => /^[na]/.test(layout);
  * each source size (the last few are kept, for streams that switch between sizes).
  */
 export class ImagePipeline {
-  #rl; #o; #what; #plans = new Map(); #last = null;
+  #rl; #o; #what; #plans = new Map(); #last = null; #turn = null;
   constructor(rl, opts, what) {
     this.#rl = rl;
     this.#what = what;
@@ -347,6 +363,7 @@ export class ImagePipeline {
     rl._live();
     const px = imagePixels(image, what);
     const target = this.#target(out, batchIndex);
+    if (px.write) return this.#runSource(px, target, batchIndex);
     // heap views are noted before anything allocates (growth detaches them)
     const srcSpan = rl._heapSpan(px.data);
     const plan = this.#plan(px.width, px.height, px.pixelBytes);
@@ -354,6 +371,34 @@ export class ImagePipeline {
     plan.exec(plan.source(px.data, srcSpan), dst.ptr, what);
     if (dst.copyTo) dst.copyTo();
     return dst.result;
+  }
+
+  // A browser source (browser-image.js) writes the region's rows into the plan's staging
+  // buffer, at once or later (VideoFrame.copyTo: then the result is a Promise). Asynchronous
+  // runs of one pipeline take turns: they share that buffer.
+  #runSource(px, target, batchIndex) {
+    const what = this.#what;
+    const run = () => {
+      const plan = this.#plan(px.width, px.height, px.pixelBytes);
+      const dst = this.#destination(plan, target, batchIndex);
+      const p = plan.staging(), rowBytes = plan.width * plan.pixelBytes;
+      const view = () => this.#rl._heapU8().subarray(p, p + plan.geo.region.height * rowBytes);
+      const finish = () => {
+        if (plan.stage !== p) // disposed (or its size evicted) during the copy: p is freed
+          throw new Error(`${what}: the pipeline was disposed while the image was being copied`);
+        plan.exec(p, dst.ptr, what);
+        if (dst.copyTo) dst.copyTo();
+        return dst.result;
+      };
+      const copying = px.write(view, plan.geo.region, rowBytes);
+      return copying ? copying.then(finish) : finish();
+    };
+    if (!px.async) return run();
+    const mine = this.#turn ? this.#turn.then(run) : new Promise((ok) => ok(run()));
+    const turn = mine.then(() => {}, () => {});
+    this.#turn = turn;
+    turn.then(() => { if (this.#turn === turn) this.#turn = null; });
+    return mine;
   }
 
   // out checked before anything runs: { tensor } | { array, span } | { create }.
