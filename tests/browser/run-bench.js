@@ -1,13 +1,14 @@
 // Runs the benchmark page (web/bench.html) in headless Chromium and prints its table as
-// Markdown (`npm run bench:browser`). Uses the same server and browser set-up as the tests.
+// Markdown (`npm run bench:browser`); with --resize the resampling page (web/bench-resize.html,
+// `npm run bench:browser:resize`). Uses the same server and browser set-up as the tests.
 //
-//   node tests/browser/run-bench.js [--quick] [--no-isolation]
+//   node tests/browser/run-bench.js [--resize] [--quick] [--no-isolation]
 import { launchChromium, screenshot, startServer, watch, within } from './lib.js';
 
 const args = process.argv.slice(2);
 for (const a of args)
-  if (a !== '--quick' && a !== '--no-isolation') {
-    console.error(`run-bench.js: unknown argument ${a} (--quick, --no-isolation)`);
+  if (a !== '--quick' && a !== '--no-isolation' && a !== '--resize') {
+    console.error(`run-bench.js: unknown argument ${a} (--resize, --quick, --no-isolation)`);
     process.exit(2);
   }
 const server = await startServer(args.includes('--no-isolation') ? ['--no-isolation'] : []);
@@ -15,9 +16,11 @@ const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const w = watch(page);
-  await page.goto(`${server.url}bench.html${args.includes('--quick') ? '?quick=1' : ''}`);
-  const r = await within(page.evaluate(() => window.relayoutBench.done), 180000, 'the benchmark page');
-  const shot = await screenshot(page, 'bench-full');
+  const resize = args.includes('--resize');
+  await page.goto(`${server.url}${resize ? 'bench-resize' : 'bench'}.html${args.includes('--quick') ? '?quick=1' : ''}`);
+  const r = await within(page.evaluate(() => (window.relayoutBench ?? window.relayoutResizeBench).done), 600000,
+    'the benchmark page');
+  const shot = await screenshot(page, resize ? 'bench-resize-full' : 'bench-full');
   console.log(r.markdown);
   console.log(`\n${r.seconds.toFixed(1)} s in the page; screenshot ${shot.file}`);
   if (w.problems.length) {
