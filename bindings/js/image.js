@@ -12,6 +12,7 @@
 import {
   DISPOSE, DTYPES, checkDtype, checkInt, checkNotDetached, checkOptions, describeValue, numberList, quote,
 } from './checks.js';
+import { rowsToCopy } from './image-rows.js';
 
 /** The `resize` option: rl_resampling_alg_t values. */
 export const RESIZE_ALGS = Object.freeze({ nearest: 1, linear: 2, 'linear-antialias': 3, area: 4 });
@@ -213,6 +214,7 @@ class ImagePlan {
     this.width = width;
     this.pixelBytes = pixelBytes;
     this.layout = o.layout;
+    this.resize = o.resize;
     this.geo = imageGeometry(width, height, o, what);
     this.made = [];
     try {
@@ -273,17 +275,21 @@ class ImagePlan {
     return this.img;
   }
 
-  // Copies the rows of the source region into staging (only the bytes the primitive reads).
+  // Copies the rows of the source region into staging (only the bytes the primitive reads:
+  // the region's columns, and for nearest/linear only the rows their taps read, image-rows.js).
   copyRegion(data) {
     const { region: r } = this.geo, pb = this.pixelBytes, row = this.width * pb, p = this.staging();
+    if (this.runs === undefined) this.runs = rowsToCopy(this, this.resize, 'image rows');
     const heap = this.rl._heapU8();
     const first = r.y * row + r.x * pb, span = r.width * pb;
-    if (span === row) {
-      heap.set(data.subarray(first, first + r.height * row), p);
-      return p;
+    for (const [y0, n] of this.runs ?? [[0, r.height]]) {
+      if (span === row) {
+        heap.set(data.subarray(first + y0 * row, first + (y0 + n) * row), p + y0 * row);
+        continue;
+      }
+      for (let y = y0; y < y0 + n; y++)
+        heap.set(data.subarray(first + y * row, first + y * row + span), p + y * row);
     }
-    for (let y = 0; y < r.height; y++)
-      heap.set(data.subarray(first + y * row, first + y * row + span), p + y * row);
     return p;
   }
 
