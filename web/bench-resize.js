@@ -7,11 +7,11 @@
 // Test hook: window.relayoutResizeBench = { done: Promise<{ results, columns, markdown, env }> }.
 import { load } from '/bindings/js/browser.js';
 
-import { fmtMs, isolated, nextFrame, showError, showStatus, timeBatched, unavailable } from './common.js';
+import { fmtMs, isolated, nextFrame, showError, showStatus, unavailable } from './common.js';
 
 const params = new URLSearchParams(location.search);
 const quick = params.has('quick') && params.get('quick') !== '0';
-const TIMING = quick ? { warmup: 1, samples: 3, sampleMs: 2, budgetMs: 100 } : { samples: 21, sampleMs: 20, budgetMs: 1500 };
+const TIMING = quick ? { warmup: 1, samples: 3, sampleMs: 2, budgetMs: 20 } : { samples: 21, sampleMs: 10, budgetMs: 400 };
 const MEAN = [0.485, 0.456, 0.406], STD = [0.229, 0.224, 0.225];
 const IMAGENET = { mean: MEAN, std: STD };
 const UNIT = { mean: [0, 0, 0], std: [1, 1, 1] };
@@ -49,26 +49,40 @@ function picture(w, h) {
   return new ImageData(px, w, h);
 }
 
-/** Median ms of an async fn, each sample a batch lasting about sampleMs (timeBatched's way). */
-async function timeAsync(fn, { warmup = 2, samples = 15, sampleMs = 2, budgetMs = 1500 } = {}) {
-  for (let i = 0; i < warmup; i++) await fn();
-  let batch = 1;
-  for (;;) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) await fn();
-    const dt = performance.now() - t0;
-    if (dt >= sampleMs || batch >= 4096) break;
-    batch = Math.min(4096, dt > 0 ? Math.ceil((batch * sampleMs * 1.2) / dt) : batch * 8);
+/**
+ * Median ms of each job, sampled round-robin (one batch of each job in turn, `samples` times),
+ * so a machine whose load changes during the run slows every column alike. A batch lasts about
+ * sampleMs (browsers coarsen performance.now()). Jobs may return Promises (VideoFrame paths);
+ * awaiting a plain value costs a microtask, nothing next to a frame's resize.
+ */
+async function timeJobs(jobs, { warmup = 2, samples = 15, sampleMs = 2, budgetMs = 1500 } = {}) {
+  const batches = [];
+  for (const fn of jobs) {
+    for (let i = 0; i < warmup; i++) await fn();
+    let batch = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < batch; i++) await fn();
+      const dt = performance.now() - t0;
+      if (dt >= sampleMs || batch >= 4096) break;
+      batch = Math.min(4096, dt > 0 ? Math.ceil((batch * sampleMs * 1.2) / dt) : batch * 8);
+    }
+    batches.push(batch);
   }
-  const times = [], start = performance.now();
+  const times = jobs.map(() => []), start = performance.now();
   for (let s = 0; s < samples; s++) {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) await fn();
-    times.push((performance.now() - t0) / batch);
-    if (times.length >= 5 && performance.now() - start > budgetMs) break;
+    for (let j = 0; j < jobs.length; j++) {
+      const t0 = performance.now();
+      for (let i = 0; i < batches[j]; i++) await jobs[j]();
+      times[j].push((performance.now() - t0) / batches[j]);
+    }
+    if (s >= 4 && performance.now() - start > budgetMs * jobs.length) break;
+    await nextFrame();
   }
-  times.sort((a, b) => a - b);
-  return { median: times[times.length >> 1], runs: times.length * batch };
+  return times.map((t, j) => {
+    t.sort((a, b) => a - b);
+    return { median: t[t.length >> 1], runs: t.length * batches[j] };
+  });
 }
 
 // ---- the peer: canvas drawImage + getImageData + a tuned JS loop ----------------------------------
@@ -193,26 +207,24 @@ function drawTable(columns, results) {
   $('table').replaceChildren(thead, tbody);
 }
 
-// Times the peers and each build's paths for one workload; checks the paths agree bit for bit.
+// Times the peers and each build's paths for one workload, round-robin per resize; checks first
+// that the paths agree bit for bit.
 async function runWorkload(wl, builds, record) {
   const sources = await makeSources(wl);
+  const peer = peerJob(wl);
   try {
-    const peer = peerJob(wl);
     for (const resize of RESIZES) {
       const row = rowName(wl, resize);
-      record(row, PEERS[0], timeBatched(() => peer(sources.bitmap), TIMING));
-      record(row, PEERS[1], timeBatched(() => peer(sources.frame), TIMING));
-      for (const [label, rl] of builds) {
-        const job = relayoutJobs(rl, wl, resize, sources);
-        try {
+      const made = builds.map(([label, rl]) => [label, relayoutJobs(rl, wl, resize, sources)]);
+      try {
+        const columns = [[PEERS[0], () => peer(sources.bitmap)], [PEERS[1], () => peer(sources.frame)]];
+        for (const [label, job] of made) {
           await checkSame(job, row);
-          for (const path of PATHS) {
-            await nextFrame();
-            const fn = job.jobs[path];
-            record(row, `${label} ${path}`, path.startsWith('VideoFrame') ? await timeAsync(fn, TIMING) : timeBatched(fn, TIMING));
-          }
-        } finally { job.dispose(); }
-      }
+          for (const path of PATHS) columns.push([`${label} ${path}`, job.jobs[path]]);
+        }
+        const times = await timeJobs(columns.map(([, fn]) => fn), TIMING);
+        columns.forEach(([column], i) => record(row, column, times[i]));
+      } finally { made.forEach(([, job]) => job.dispose()); }
     }
   } finally { sources.close(); }
 }
