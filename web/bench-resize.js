@@ -7,7 +7,7 @@
 // Test hook: window.relayoutResizeBench = { done: Promise<{ results, columns, markdown, env }> }.
 import { load } from '/bindings/js/browser.js';
 
-import { fmtMs, isolated, nextFrame, showError, showStatus, unavailable } from './common.js';
+import { environment, fmtMs, nextFrame, showError, showStatus, unavailable } from './common.js';
 
 const params = new URLSearchParams(location.search);
 const quick = params.has('quick') && params.get('quick') !== '0';
@@ -152,13 +152,6 @@ async function makeSources(wl) {
 }
 
 // ---- the run --------------------------------------------------------------------------------------
-function environment() {
-  const m = /(Chrom(?:e|ium)|Firefox|Version)\/([\d.]+)/.exec(navigator.userAgent);
-  const browser = m ? `${m[1] === 'Version' ? 'Safari' : m[1]} ${m[2]}` : navigator.userAgent;
-  return `${browser}, ${navigator.hardwareConcurrency ?? '?'} hardware threads, ` +
-    `crossOriginIsolated ${isolated}${quick ? ', quick mode (few runs)' : ''}`;
-}
-
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 const rowName = (wl, resize) => `${wl.name.split(' ')[0]} ${resize}`;
 
@@ -241,7 +234,7 @@ async function checkSame(job, row) {
 }
 
 async function run() {
-  const env = environment();
+  const env = environment(quick);
   $('env').textContent = env;
   const names = (quick ? ['simd'] : ['simd-threads', 'simd']).filter((b) => !unavailable(b));
   const hw = navigator.hardwareConcurrency || 1;
