@@ -95,11 +95,14 @@ function normalise(rgba, hw, out, a, b) {
   return out;
 }
 
-/** The peer's job as a function of its source (ImageBitmap or VideoFrame). */
-function peerJob(wl) {
+/** The peer's job as a function of its source (ImageBitmap or VideoFrame). Its filter is the
+ *  browser's nearest kin of `resize`: imageSmoothingQuality 'low' (bilinear) for 'linear',
+ *  'high' (which reduces through mipmaps, an antialiased filter) for 'linear-antialias'. */
+function peerJob(wl, resize) {
   const [oh, ow] = wl.out, { src: [sx, sy, sw, sh], win: [dx, dy, dw, dh] } = wl.peer;
   const canvas = new OffscreenCanvas(ow, oh);
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  ctx.imageSmoothingQuality = resize === 'linear' ? 'low' : 'high';
   const a = wl.norm.std.map((s) => 1 / (255 * s)), b = wl.norm.mean.map((m, c) => -m / wl.norm.std[c]);
   const out = new Float32Array(3 * oh * ow);
   return (source) => {
@@ -204,10 +207,9 @@ function drawTable(columns, results) {
 // that the paths agree bit for bit.
 async function runWorkload(wl, builds, record) {
   const sources = await makeSources(wl);
-  const peer = peerJob(wl);
   try {
     for (const resize of RESIZES) {
-      const row = rowName(wl, resize);
+      const row = rowName(wl, resize), peer = peerJob(wl, resize);
       const made = builds.map(([label, rl]) => [label, relayoutJobs(rl, wl, resize, sources)]);
       try {
         const columns = [[PEERS[0], () => peer(sources.bitmap)], [PEERS[1], () => peer(sources.frame)]];
