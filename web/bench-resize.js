@@ -1,13 +1,13 @@
-// The resampling benchmark page (bench-resize.html): issue 22's workloads W1-W4, a frame into a
-// normalised f32 NCHW tensor, by relayout (each build the page can load except baseline) from
-// an ImageData, from a VideoFrame (RGBA, and BGRA as canvases and cameras give) copied into the
-// heap, and from bytes already in the heap; against canvas drawImage + getImageData + a tuned JS
-// normalise loop, from an ImageBitmap and from the VideoFrame. ?quick=1: few runs, one build.
-//
-// Test hook: window.relayoutResizeBench = { done: Promise<{ results, columns, markdown, env }> }.
+// The resampling suite of the benchmark page (bench.html?suite=resize): issue 22's workloads
+// W1-W4, a frame into a normalised f32 NCHW tensor, by relayout (each build the page can load
+// except baseline) from an ImageData, from a VideoFrame (RGBA, and BGRA as canvases and cameras
+// give) copied into the heap, and from bytes already in the heap; against canvas drawImage +
+// getImageData + a tuned JS normalise loop, from an ImageBitmap and from the VideoFrame.
+// ?quick=1: few runs, one build. bench.js calls runResize() and resolves its test hook
+// (window.relayoutBench.done) with the result { results, columns, markdown, env, seconds }.
 import { load } from '/bindings/js/browser.js';
 
-import { environment, fmtMs, nextFrame, showError, showStatus, unavailable } from './common.js';
+import { environment, fmtMs, nextFrame, unavailable } from './common.js';
 
 const params = new URLSearchParams(location.search);
 const quick = params.has('quick') && params.get('quick') !== '0';
@@ -259,14 +259,28 @@ async function run() {
   return { results, columns, markdown: md, env, seconds };
 }
 
-async function main() {
-  const rl = await load();
-  showStatus(rl);
-  rl.terminate();
-  await nextFrame();
-  return run();
+// The page's texts for this suite (bench.html holds the reorder suite's).
+function describePage() {
+  document.title = 'relayout · resampling benchmark in the browser';
+  $('lead').innerHTML = 'A frame of any size into a model\'s normalised f32 NCHW tensor (issue 22\'s ' +
+    'W1–W4), by relayout from an <code>ImageData</code>, from a <code>VideoFrame</code> copied into the wasm ' +
+    'heap and from bytes already in the heap, against the browser\'s own path in the same page: canvas ' +
+    '<code>drawImage</code> resize, <code>getImageData</code> and a tuned JS normalise loop. Median ' +
+    'milliseconds; lower is faster.';
+  $('note').innerHTML = 'Cells: median ms (the drawImage + JS (ImageBitmap) time divided by the cell\'s). ' +
+    'Every relayout path gives the same bits; the peer resamples with the browser\'s nearest kin of ' +
+    'relayout\'s filter (<code>imageSmoothingQuality</code> \'low\', bilinear, in the linear rows; ' +
+    '\'high\', reducing through mipmaps, in the linear-antialias rows), so its values differ. The ' +
+    'relayout paths write a <code>Float32Array</code> outside the heap, except "heap" (heap tensor in, ' +
+    'heap tensor out).';
+  $('chart-card').hidden = true;
 }
 
-const done = main();
-window.relayoutResizeBench = { done };
-done.catch(showError);
+/** Runs the suite on the benchmark page (bench.js, ?suite=resize). */
+export async function runResize() {
+  describePage();
+  $('again').disabled = true;
+  try {
+    return await run();
+  } finally { $('again').disabled = false; }
+}

@@ -3,6 +3,7 @@
 // bytes, and every build this page can load (simd-threads only when crossOriginIsolated), each
 // with typed arrays and with heap tensors (workloads.js timeRelayout, which checks every
 // result against the JS loop before timing it). ?quick=1: few runs (the tests use it).
+// ?suite=resize: the resampling suite instead (bench-resize.js).
 //
 // Test hook: window.relayoutBench = { done: Promise<{ results, columns, markdown, env }> }.
 import { load } from '/bindings/js/browser.js';
@@ -176,15 +177,19 @@ async function run() {
   return { results, columns, markdown: md, env, seconds: secs };
 }
 
+// The suite the page runs: the reorder workloads here, or the resampling ones.
+const runSuite = params.get('suite') === 'resize'
+  ? async () => (await import('./bench-resize.js')).runResize() : run;
+
 async function main() {
   const rl = await load();
   showStatus(rl);
   rl.terminate(); // each build is loaded afresh for its measurements
   await nextFrame();
-  return run();
+  return runSuite();
 }
 
 const done = main();
 window.relayoutBench = { done };
 done.catch(showError);
-$('again').addEventListener('click', () => { run().catch(showError); });
+$('again').addEventListener('click', () => { runSuite().catch(showError); });

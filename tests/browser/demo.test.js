@@ -138,8 +138,8 @@ describe('web demo (COOP/COEP)', { timeout: 120000 }, () => {
   test('the resampling benchmark page runs (?quick=1) and its relayout paths agree', async () => {
     const bench = await context.newPage();
     const bw = watch(bench);
-    await bench.goto(`${server.url}bench-resize.html?quick=1`);
-    const r = await within(bench.evaluate(() => window.relayoutResizeBench.done), 120000, 'relayoutResizeBench.done');
+    await bench.goto(`${server.url}bench.html?suite=resize&quick=1`);
+    const r = await within(bench.evaluate(() => window.relayoutBench.done), 120000, 'relayoutBench.done (resize)');
     assert.deepEqual(r.columns, ['drawImage+JS (ImageBitmap)', 'drawImage+JS (VideoFrame)', 'simd ImageData',
       'simd VideoFrame', 'simd VideoFrame BGRA', 'simd heap']);
     assert.equal(r.results.length, 4 * 2 * 6);

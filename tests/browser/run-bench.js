@@ -1,5 +1,5 @@
 // Runs the benchmark page (web/bench.html) in headless Chromium and prints its table as
-// Markdown (`npm run bench:browser`); with --resize the resampling page (web/bench-resize.html,
+// Markdown (`npm run bench:browser`); with --resize its resampling suite (bench.html?suite=resize,
 // `npm run bench:browser:resize`). Uses the same server and browser set-up as the tests.
 //
 //   node tests/browser/run-bench.js [--resize] [--quick] [--no-isolation]
@@ -17,9 +17,9 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const w = watch(page);
   const resize = args.includes('--resize');
-  await page.goto(`${server.url}${resize ? 'bench-resize' : 'bench'}.html${args.includes('--quick') ? '?quick=1' : ''}`);
-  const r = await within(page.evaluate(() => (window.relayoutBench ?? window.relayoutResizeBench).done), 600000,
-    'the benchmark page');
+  const query = [resize && 'suite=resize', args.includes('--quick') && 'quick=1'].filter(Boolean).join('&');
+  await page.goto(`${server.url}bench.html${query ? `?${query}` : ''}`);
+  const r = await within(page.evaluate(() => window.relayoutBench.done), 600000, 'the benchmark page');
   const shot = await screenshot(page, resize ? 'bench-resize-full' : 'bench-full');
   console.log(r.markdown);
   console.log(`\n${r.seconds.toFixed(1)} s in the page; screenshot ${shot.file}`);
