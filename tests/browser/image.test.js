@@ -2,7 +2,8 @@
 // IMAGE_CASES pipeline (tests/js/lib/image-ref.js, the same testImage bytes) gives in each
 // build the page can load the tensor Node gives (sha256), so native = Node = Chromium; the
 // browser sources (ImageBitmap, canvases, <img>, VideoFrame RGBA/BGRA) give the bytes' bits;
-// a YUV VideoFrame converts; bad sources get errors that name them.
+// a YUV VideoFrame converts; a <video> and a frame of it give its colour; bad sources get
+// errors that name them.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -117,6 +118,33 @@ async function pageYuv() {
   return r;
 }
 
+/** A <video> playing a canvas's stream (one colour) read through the canvas path: its RGB
+ *  range, and the same for a VideoFrame made from it. */
+async function pageVideo() {
+  const { load } = await import('/bindings/js/browser.js');
+  const rl = await load({ build: 'simd' });
+  const canvas = Object.assign(document.createElement('canvas'), { width: 64, height: 48 });
+  const ctx = canvas.getContext('2d');
+  const paint = () => { ctx.fillStyle = 'rgb(200, 100, 50)'; ctx.fillRect(0, 0, 64, 48); };
+  paint();
+  const video = Object.assign(document.createElement('video'), { muted: true, srcObject: canvas.captureStream() });
+  const painting = setInterval(paint, 20);
+  await video.play();
+  while (video.readyState < 2 || video.videoWidth === 0) await new Promise((r) => setTimeout(r, 20));
+  const ranges = (t) => [0, 1, 2].map((c) => {
+    const plane = t.subarray(c * 16, (c + 1) * 16);
+    return [Math.min(...plane), Math.max(...plane)];
+  });
+  const fromVideo = ranges(rl.imageToTensor(video, { size: [4, 4], scale: 1 }));
+  const frame = new VideoFrame(video, { timestamp: 0 });
+  const fromFrame = ranges(await rl.imageToTensor(frame, { size: [4, 4], scale: 1 }));
+  frame.close();
+  clearInterval(painting);
+  video.srcObject.getTracks().forEach((t) => t.stop());
+  rl.terminate();
+  return { size: [video.videoWidth, video.videoHeight], fromVideo, fromFrame };
+}
+
 /** The error message of each bad source ('' when none was thrown). */
 async function pageErrors() {
   const { load } = await import('/bindings/js/browser.js');
@@ -194,6 +222,15 @@ for (const isolation of [true, false]) {
       const r = await within(page.evaluate(pageYuv), 30000, 'the YUV frame');
       // mid-grey: 128 in limited-range BT.601 is about 130 in RGB
       for (const [k, [lo, hi]] of Object.entries(r)) assert.ok(lo >= 125 && hi <= 135, `${k}: ${lo}..${hi}`);
+    });
+
+    test('a <video> (through the canvas) and a VideoFrame of it give its colour', async () => {
+      const r = await within(page.evaluate(pageVideo), 30000, 'the video');
+      assert.deepEqual(r.size, [64, 48]);
+      // the stream may pass through YUV: within a few steps of rgb(200, 100, 50)
+      for (const [k, ranges] of [['video', r.fromVideo], ['frame', r.fromFrame]])
+        ranges.forEach(([lo, hi], c) => assert.ok(Math.abs(lo - [200, 100, 50][c]) <= 4 && Math.abs(hi - [200, 100, 50][c]) <= 4,
+          `${k}, channel ${c}: ${lo}..${hi}`));
     });
 
     test('bad sources get errors that name them', async () => {
