@@ -3,7 +3,8 @@
 // except baseline) from an ImageData, from a VideoFrame (RGBA, and BGRA as canvases and cameras
 // give) copied into the heap, and from bytes already in the heap; against canvas drawImage +
 // getImageData + a tuned JS normalise loop, from an ImageBitmap and from the VideoFrame.
-// ?quick=1: few runs, one build. bench.js calls runResize() and resolves its test hook
+// ?quick=1: few runs, one build. ?peers=1: also canvas resize + onnxruntime-web's
+// Tensor.fromImage (bench/js/peers, installed on demand). bench.js calls runResize() and resolves its test hook
 // (window.relayoutBench.done) with the result { results, columns, markdown, env, seconds }.
 import { load } from '/bindings/js/browser.js';
 
@@ -30,6 +31,7 @@ export const WORKLOADS = [
 const RESIZES = ['linear', 'linear-antialias'];
 const PATHS = ['ImageData', 'VideoFrame', 'VideoFrame BGRA', 'heap'];
 const PEERS = ['drawImage+JS (ImageBitmap)', 'drawImage+JS (VideoFrame)'];
+const ORT_PEER = 'drawImage+ort.Tensor.fromImage';
 
 const $ = (id) => document.getElementById(id);
 
@@ -95,24 +97,44 @@ function normalise(rgba, hw, out, a, b) {
   return out;
 }
 
-/** The peer's job as a function of its source (ImageBitmap or VideoFrame). Its filter is the
+/** The peer's job as a function of its source (ImageBitmap or VideoFrame): the canvas resize,
+ *  getImageData, then `finish(imageData)` (the JS loop, or onnxruntime-web). Its filter is the
  *  browser's nearest kin of `resize`: imageSmoothingQuality 'low' (bilinear) for 'linear',
  *  'high' (which reduces through mipmaps, an antialiased filter) for 'linear-antialias'. */
-function peerJob(wl, resize) {
+function peerJob(wl, resize, finish) {
   const [oh, ow] = wl.out, { src: [sx, sy, sw, sh], win: [dx, dy, dw, dh] } = wl.peer;
   const canvas = new OffscreenCanvas(ow, oh);
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
   ctx.imageSmoothingQuality = resize === 'linear' ? 'low' : 'high';
-  const a = wl.norm.std.map((s) => 1 / (255 * s)), b = wl.norm.mean.map((m, c) => -m / wl.norm.std[c]);
-  const out = new Float32Array(3 * oh * ow);
   return (source) => {
     if (wl.pad !== undefined) {
       ctx.fillStyle = `rgb(${wl.pad}, ${wl.pad}, ${wl.pad})`;
       ctx.fillRect(0, 0, ow, oh);
     }
     ctx.drawImage(source, sx, sy, sw, sh, dx, dy, dw, dh);
-    return normalise(ctx.getImageData(0, 0, ow, oh).data, oh * ow, out, a, b);
+    return finish(ctx.getImageData(0, 0, ow, oh));
   };
+}
+
+/** The tuned JS loop's finish: (x / 255 - mean) / std as one multiply-add per value. */
+function jsFinish(wl) {
+  const [oh, ow] = wl.out, out = new Float32Array(3 * oh * ow);
+  const a = wl.norm.std.map((s) => 1 / (255 * s)), b = wl.norm.mean.map((m, c) => -m / wl.norm.std[c]);
+  return (img) => normalise(img.data, oh * ow, out, a, b);
+}
+
+/** onnxruntime-web's finish: Tensor.fromImage computes (x + bias) / mean, so bias = -255 mean
+ *  and mean = 255 std give the same normalisation (it runs on the page's thread). */
+function ortFinish(wl, ort) {
+  const norm = { bias: wl.norm.mean.map((m) => -255 * m), mean: wl.norm.std.map((s) => 255 * s) };
+  return async (img) => (await ort.Tensor.fromImage(img, { norm })).data;
+}
+
+// onnxruntime-web from bench/js/peers (npm install --prefix bench/js/peers), asked for with
+// ?peers=1: not part of the repository's install, so the page does not look for it otherwise.
+async function loadOrt() {
+  if (!params.has('peers')) return null;
+  return import('/bench/js/peers/node_modules/onnxruntime-web/dist/ort.min.mjs');
 }
 
 // ---- relayout's paths -----------------------------------------------------------------------------
@@ -205,14 +227,15 @@ function drawTable(columns, results) {
 
 // Times the peers and each build's paths for one workload, round-robin per resize; checks first
 // that the paths agree bit for bit.
-async function runWorkload(wl, builds, record) {
+async function runWorkload(wl, builds, ort, record) {
   const sources = await makeSources(wl);
   try {
     for (const resize of RESIZES) {
-      const row = rowName(wl, resize), peer = peerJob(wl, resize);
+      const row = rowName(wl, resize), peer = peerJob(wl, resize, jsFinish(wl));
       const made = builds.map(([label, rl]) => [label, relayoutJobs(rl, wl, resize, sources)]);
       try {
         const columns = [[PEERS[0], () => peer(sources.bitmap)], [PEERS[1], () => peer(sources.frame)]];
+        if (ort) columns.push([ORT_PEER, peerJob(wl, resize, ortFinish(wl, ort)).bind(null, sources.bitmap)]);
         for (const [label, job] of made) {
           await checkSame(job, row);
           for (const path of PATHS) columns.push([`${label} ${path}`, job.jobs[path]]);
@@ -242,7 +265,8 @@ async function run() {
   const hw = navigator.hardwareConcurrency || 1;
   const builds = [];
   for (const b of names) builds.push([b === 'simd-threads' ? `${b} (${hw}t)` : b, await load({ build: b })]);
-  const columns = [...PEERS, ...builds.flatMap(([label]) => PATHS.map((p) => `${label} ${p}`))];
+  const ort = await loadOrt();
+  const columns = [...PEERS, ...(ort ? [ORT_PEER] : []), ...builds.flatMap(([label]) => PATHS.map((p) => `${label} ${p}`))];
   const results = [], total = WORKLOADS.length * RESIZES.length * columns.length, t0 = performance.now();
   const record = (row, column, t) => {
     results.push({ row, column, median_ms: t.median, runs: t.runs });
@@ -250,7 +274,7 @@ async function run() {
     $('progress-text').textContent = `${results.length} of ${total} measurements`;
     drawTable(columns, results);
   };
-  for (const wl of WORKLOADS) await runWorkload(wl, builds, record);
+  for (const wl of WORKLOADS) await runWorkload(wl, builds, ort, record);
   builds.forEach(([, rl]) => rl.terminate());
   const md = markdown(columns, results, env);
   $('markdown').textContent = md;

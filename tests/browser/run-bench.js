@@ -2,13 +2,16 @@
 // Markdown (`npm run bench:browser`); with --resize its resampling suite (bench.html?suite=resize,
 // `npm run bench:browser:resize`). Uses the same server and browser set-up as the tests.
 //
-//   node tests/browser/run-bench.js [--resize] [--quick] [--no-isolation]
+//   node tests/browser/run-bench.js [--resize [--peers]] [--quick] [--no-isolation]
+//
+// --peers: the resampling suite also times onnxruntime-web's Tensor.fromImage (install it first:
+// npm install --prefix bench/js/peers).
 import { launchChromium, screenshot, startServer, watch, within } from './lib.js';
 
 const args = process.argv.slice(2);
 for (const a of args)
-  if (a !== '--quick' && a !== '--no-isolation' && a !== '--resize') {
-    console.error(`run-bench.js: unknown argument ${a} (--resize, --quick, --no-isolation)`);
+  if (!['--quick', '--no-isolation', '--resize', '--peers'].includes(a)) {
+    console.error(`run-bench.js: unknown argument ${a} (--resize, --peers, --quick, --no-isolation)`);
     process.exit(2);
   }
 const server = await startServer(args.includes('--no-isolation') ? ['--no-isolation'] : []);
@@ -17,7 +20,8 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const w = watch(page);
   const resize = args.includes('--resize');
-  const query = [resize && 'suite=resize', args.includes('--quick') && 'quick=1'].filter(Boolean).join('&');
+  const query = [resize && 'suite=resize', args.includes('--peers') && 'peers=1', args.includes('--quick') && 'quick=1']
+    .filter(Boolean).join('&');
   await page.goto(`${server.url}bench.html${query ? `?${query}` : ''}`);
   const r = await within(page.evaluate(() => window.relayoutBench.done), 600000, 'the benchmark page');
   const shot = await screenshot(page, resize ? 'bench-resize-full' : 'bench-full');
