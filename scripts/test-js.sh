@@ -8,7 +8,8 @@
 #  3. node --test tests/js/ (API contract per build, case lists vs the JS reference, the
 #     packed tarball in an empty project);
 #  4. the Vitest suite (tests/js/**/*.vitest.js);
-#  5. tsc --noEmit on the TypeScript declarations (tests/js/types-check.ts).
+#  5. tsc --noEmit on the TypeScript declarations (tests/js/types-check.ts with the DOM lib,
+#     tests/js/nodom/types-check.ts without it).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,4 +26,5 @@ run bash scripts/build-wasm.sh
 run node --test --test-reporter=spec tests/js/
 run npx vitest run --config tests/js/vitest.config.js
 run npx tsc --noEmit -p tests/js
+run npx tsc --noEmit -p tests/js/nodom
 echo "test-js.sh: all JavaScript tests passed"

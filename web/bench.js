@@ -3,12 +3,13 @@
 // bytes, and every build this page can load (simd-threads only when crossOriginIsolated), each
 // with typed arrays and with heap tensors (workloads.js timeRelayout, which checks every
 // result against the JS loop before timing it). ?quick=1: few runs (the tests use it).
+// ?suite=resize: the resampling suite instead (bench-resize.js).
 //
 // Test hook: window.relayoutBench = { done: Promise<{ results, columns, markdown, env }> }.
 import { load } from '/bindings/js/browser.js';
 import { timeMedian, timeRelayout, WORKLOADS } from '/bench/js/workloads.js';
 
-import { BUILDS, drawBars, fmtMs, isolated, nextFrame, showError, showStatus, unavailable } from './common.js';
+import { BUILDS, drawBars, environment, fmtMs, nextFrame, showError, showStatus, unavailable } from './common.js';
 
 const params = new URLSearchParams(location.search);
 const quick = params.has('quick') && params.get('quick') !== '0';
@@ -16,13 +17,6 @@ const quick = params.has('quick') && params.get('quick') !== '0';
 const TIMING = quick ? { warmup: 1, warmupMs: 10, runs: 3, budgetMs: 300 } : undefined;
 
 const $ = (id) => document.getElementById(id);
-
-function environment() {
-  const m = /(Chrom(?:e|ium)|Firefox|Version)\/([\d.]+)/.exec(navigator.userAgent);
-  const browser = m ? `${m[1] === 'Version' ? 'Safari' : m[1]} ${m[2]}` : navigator.userAgent;
-  return `${browser}, ${navigator.hardwareConcurrency ?? '?'} hardware threads, ` +
-    `crossOriginIsolated ${isolated}${quick ? ', quick mode (few runs)' : ''}`;
-}
 
 /** bench/js/bench.js's number format. */
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
@@ -119,7 +113,7 @@ function drawChart(columns, results) {
 
 async function run() {
   $('again').disabled = true;
-  const env = environment();
+  const env = environment(quick);
   $('env').textContent = env;
   const builds = BUILDS.filter((b) => !unavailable(b));
   const skipped = BUILDS.filter((b) => unavailable(b)).map((b) => `${b}: ${unavailable(b)}`);
@@ -183,15 +177,19 @@ async function run() {
   return { results, columns, markdown: md, env, seconds: secs };
 }
 
+// The suite the page runs: the reorder workloads here, or the resampling ones.
+const runSuite = params.get('suite') === 'resize'
+  ? async () => (await import('./bench-resize.js')).runResize() : run;
+
 async function main() {
   const rl = await load();
   showStatus(rl);
   rl.terminate(); // each build is loaded afresh for its measurements
   await nextFrame();
-  return run();
+  return runSuite();
 }
 
 const done = main();
 window.relayoutBench = { done };
 done.catch(showError);
-$('again').addEventListener('click', () => { run().catch(showError); });
+$('again').addEventListener('click', () => { runSuite().catch(showError); });

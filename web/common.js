@@ -40,8 +40,14 @@ export function buildLabel(rl) {
   return `${rl.build} · ${rl.threads} thread${rl.threads === 1 ? '' : 's'}`;
 }
 
-/** Fills the page's status bar: the build in use in plain text, and why when it fell back. */
+/** Fills the page's status bar (made after the header when the page has none): the build in
+ *  use in plain text, and why when it fell back. */
 export function showStatus(rl) {
+  if (!document.getElementById('build')) {
+    const bar = Object.assign(document.createElement('div'), { className: 'status', role: 'status' });
+    bar.innerHTML = '<span>Build in use:</span><span id="build" class="pill"></span><span id="build-note" class="note"></span>';
+    document.querySelector('header')?.after(bar);
+  }
   const pill = document.getElementById('build');
   pill.textContent = buildLabel(rl);
   pill.classList.toggle('fallback', rl.build !== 'simd-threads');
@@ -70,6 +76,14 @@ export function showError(e) {
     document.querySelector('.status')?.after(el);
   }
   el.textContent = `Error: ${e?.message ?? e}`;
+}
+
+/** The browser, its threads and the page's isolation, for a benchmark's table. */
+export function environment(quick) {
+  const m = /(Chrom(?:e|ium)|Firefox|Version)\/([\d.]+)/.exec(navigator.userAgent);
+  const browser = m ? `${m[1] === 'Version' ? 'Safari' : m[1]} ${m[2]}` : navigator.userAgent;
+  return `${browser}, ${navigator.hardwareConcurrency ?? '?'} hardware threads, ` +
+    `crossOriginIsolated ${isolated}${quick ? ', quick mode (few runs)' : ''}`;
 }
 
 /** Milliseconds with sensible digits. */

@@ -4,10 +4,13 @@
 // workers are started (a preloaded pool) before load() resolves, so a reorder only waits for
 // threads that are already running.
 //
-// Test hook (tests/browser/): window.relayoutDemo = { ready, speed, build, threads, isolated,
-// checksum(options), pixelsSha256() }.
+// The fit / letterbox / round-trip card and the camera live in fits.js.
+//
+// Test hook (tests/browser/): window.relayoutDemo = { ready, speed, fits, camera, build, threads,
+// isolated, checksum(options), pixelsSha256() }.
 import { jsImageToNchw, maxDiff, MEAN, STD } from '/bench/js/workloads.js';
 
+import { showFits, startCamera, timeFits } from './fits.js';
 import {
   BUILDS, buildLabel, drawBars, fmtMs, isolated, loadBest, loadBuild, nextFrame, showError, showStatus,
   timeBatched, unavailable,
@@ -22,7 +25,7 @@ const CHANNEL_NAMES = ['R', 'G', 'B'];
 const MAX_SIDE = 2048; // larger pictures are scaled down to this on their long side
 
 const $ = (id) => document.getElementById(id);
-const state = { rl: null, image: null, sample: null, imageName: '' };
+const state = { rl: null, image: null, sample: null, imageName: '', fits: null, camera: { stop: null, frames: 0, last: null } };
 
 function deferred() {
   let resolve, reject;
@@ -31,9 +34,11 @@ function deferred() {
 }
 const ready = deferred();
 const speedDone = deferred();
+const fitsDone = deferred();
 // the page's own failures reject these; nobody else need handle them
 ready.promise.catch(() => {});
 speedDone.promise.catch(() => {});
+fitsDone.promise.catch(() => {});
 
 // ---- layouts ---------------------------------------------------------------------------------
 /** The element offset of (channel c, pixel i = h * W + w) in a 1xCxHxW tensor of `layout`. */
@@ -390,6 +395,31 @@ async function useImage(image, name) {
   preview.getContext('2d').putImageData(image, 0, 0);
   $('image-info').textContent = `${name}: ${image.width} × ${image.height} pixels, RGBA`;
   await render();
+  if (!state.camera.stop) state.fits = await showFits(state.rl, image, image, name);
+}
+
+// The camera into the fit card: on, or off again.
+async function toggleCamera() {
+  const cam = state.camera, button = $('camera');
+  if (cam.stop) {
+    cam.stop();
+    cam.stop = null;
+    button.textContent = 'Use camera';
+    $('camera-note').textContent = '';
+    state.fits = await showFits(state.rl, state.image, state.image, state.imageName);
+    return;
+  }
+  button.disabled = true;
+  try {
+    cam.stop = await startCamera(state.rl, (info) => {
+      cam.frames++;
+      cam.last = info;
+      $('camera-note').textContent = `${info.width}×${info.height} frames as ${info.source}` +
+        `${info.format ? ` (${info.format})` : ''}: ${fmtMs(info.ms)} ms per frame for the three fits, ` +
+        'the round trip and the drawing';
+    }, (e) => { showError(e); if (cam.stop) toggleCamera(); });
+    button.textContent = 'Stop camera';
+  } finally { button.disabled = false; }
 }
 
 async function loadSample() {
@@ -417,6 +447,7 @@ async function main() {
     try {
       await useImage(await decode(file), file.name || 'your image');
       await measureSpeed();
+      await timeFits(state.image);
     } catch (e) { showError(e); }
   };
   $('file').addEventListener('change', (e) => { if (e.target.files[0]) newImage(e.target.files[0]); });
@@ -429,7 +460,9 @@ async function main() {
     if (f) newImage(f);
   });
   $('speed-again').addEventListener('click', () => measureSpeed().catch(showError));
+  $('camera').addEventListener('click', () => toggleCamera().catch(showError));
   speedDone.resolve(await measureSpeed());
+  fitsDone.resolve({ ...state.fits, speed: await timeFits(state.image) });
 }
 
 window.relayoutDemo = {
@@ -437,6 +470,10 @@ window.relayoutDemo = {
   ready: ready.promise,
   /** Resolves with { build: median ms, 'js-loop': ms } after the first timing. */
   speed: speedDone.promise,
+  /** Resolves with the fit card's { transform, box, roundTripMaxDiff, speed: { 'build fit': ms } }. */
+  fits: fitsDone.promise,
+  /** The camera: { on, frames, last: the last frame's showFits info and source type }. */
+  get camera() { return { on: state.camera.stop !== null, frames: state.camera.frames, last: state.camera.last }; },
   get build() { return state.rl?.build; },
   get threads() { return state.rl?.threads; },
   isolated,
@@ -461,4 +498,5 @@ main().catch((e) => {
   showError(e);
   ready.reject(e);
   speedDone.reject(e);
+  fitsDone.reject(e);
 });

@@ -2,11 +2,16 @@
 // .wasm itself (no glue fetch of file paths). The literal `new URL('…', import.meta.url)` and
 // `import('…')` forms below are what bundlers (Vite, webpack, esbuild) recognise, so the .wasm
 // and worker files are found and copied; keep them literal.
+import { readBrowserImage } from './browser-image.js';
 import { chooseBuild, loadOptions } from './builds.js';
 import { createRelayout } from './core.js';
+import { setImageSourceReader } from './image.js';
 
 export { RelayoutError } from './core.js';
 export { BUILDS } from './builds.js';
+
+// imageToTensor and pipelines also read ImageBitmap, canvas, <img>, <video> and VideoFrame
+setImageSourceReader(readBrowserImage);
 
 const FILES = {
   'simd-threads': () => ({

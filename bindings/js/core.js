@@ -12,7 +12,7 @@ import {
 } from './checks.js';
 
 import {
-  ImagePipeline, PIPELINE_OPTIONS, RESAMPLING_OPTIONS, RESIZE_ALGS, imagePixels,
+  ImagePipeline, PIPELINE_OPTIONS, RESAMPLING_OPTIONS, RESIZE_ALGS, imagePixels, isImageSource,
   parseImageOptions, tensorToImage,
 } from './image.js';
 
@@ -226,7 +226,7 @@ class Relayout {
     opts = checkOptions(opts, [...PIPELINE_OPTIONS, 'out', 'batchIndex'], 'imageToTensor');
     const { out, batchIndex, ...rest } = opts;
     const o = parseImageOptions(rest, 'imageToTensor');
-    if (RESAMPLING_OPTIONS.some((k) => opts[k] !== undefined)) {
+    if (RESAMPLING_OPTIONS.some((k) => opts[k] !== undefined) || isImageSource(image, 'imageToTensor')) {
       const pipe = this.#cachedImage(`pipeline:${JSON.stringify(o)}`,
         () => new ImagePipeline(this, rest, 'imageToTensor'));
       return pipe.run(image, out, batchIndex);

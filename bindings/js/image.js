@@ -12,6 +12,7 @@
 import {
   DISPOSE, DTYPES, checkDtype, checkInt, checkNotDetached, checkOptions, describeValue, numberList, quote,
 } from './checks.js';
+import { rowsToCopy } from './image-rows.js';
 
 /** The `resize` option: rl_resampling_alg_t values. */
 export const RESIZE_ALGS = Object.freeze({ nearest: 1, linear: 2, 'linear-antialias': 3, area: 4 });
@@ -100,8 +101,24 @@ export function parseImageOptions(opts, what) {
   return o;
 }
 
-/** RGB or RGBA bytes: { data, width, height, pixelBytes }, checked. */
+// Browsers: the reader of image objects that are not bytes (ImageBitmap, canvas, video,
+// VideoFrame), set by browser.js (browser-image.js). It returns null for what it does not
+// read, else { width, height, pixelBytes, write(view, region, rowBytes) }: write puts the
+// region's pixels into view() (a fresh view of the heap rows, rowBytes apart) and returns
+// nothing or, when the copy is asynchronous (VideoFrame.copyTo), a Promise.
+let sourceReader = null;
+
+/** Sets the reader of non-byte image sources (browser.js), or null for none. */
+export function setImageSourceReader(reader) { sourceReader = reader; }
+
+/** Whether `image` is a source the reader reads (so it takes the pipeline path). */
+export const isImageSource = (image, what) => sourceReader?.(image, what) != null;
+
+/** RGB or RGBA bytes: { data, width, height, pixelBytes }, checked; or a source the reader
+ *  reads: { width, height, pixelBytes, write }. */
 export function imagePixels(image, what) {
+  const source = sourceReader?.(image, what);
+  if (source) return source;
   if (image === null || typeof image !== 'object')
     throw new TypeError(`${what}: expected an ImageData or { data, width, height }, got ${describeValue(image)}`);
   const { data, width, height } = image;
@@ -197,6 +214,7 @@ class ImagePlan {
     this.width = width;
     this.pixelBytes = pixelBytes;
     this.layout = o.layout;
+    this.resize = o.resize;
     this.geo = imageGeometry(width, height, o, what);
     this.made = [];
     try {
@@ -257,17 +275,21 @@ class ImagePlan {
     return this.img;
   }
 
-  // Copies the rows of the source region into staging (only the bytes the primitive reads).
+  // Copies the rows of the source region into staging (only the bytes the primitive reads:
+  // the region's columns, and for nearest/linear only the rows their taps read, image-rows.js).
   copyRegion(data) {
     const { region: r } = this.geo, pb = this.pixelBytes, row = this.width * pb, p = this.staging();
+    if (this.runs === undefined) this.runs = rowsToCopy(this, this.resize, 'image rows');
     const heap = this.rl._heapU8();
     const first = r.y * row + r.x * pb, span = r.width * pb;
-    if (span === row) {
-      heap.set(data.subarray(first, first + r.height * row), p);
-      return p;
+    for (const [y0, n] of this.runs ?? [[0, r.height]]) {
+      if (span === row) {
+        heap.set(data.subarray(first + y0 * row, first + (y0 + n) * row), p + y0 * row);
+        continue;
+      }
+      for (let y = y0; y < y0 + n; y++)
+        heap.set(data.subarray(first + y * row, first + y * row + span), p + y * row);
     }
-    for (let y = 0; y < r.height; y++)
-      heap.set(data.subarray(first + y * row, first + y * row + span), p + y * row);
     return p;
   }
 
@@ -308,6 +330,7 @@ export class ImagePipeline {
   #rl; #o; #what; #plans = new Map(); #last = null;
   #queued = 0; // runAsync calls queued or running
   #tail = Promise.resolve(); // settles when the last of them has
+  #disposed = false;
   constructor(rl, opts, what) {
     this.#rl = rl;
     this.#what = what;
@@ -341,12 +364,17 @@ export class ImagePipeline {
   }
 
   /**
-   * Runs on RGB(A) bytes. out: a tensor of this instance, a typed array, or undefined (a new
-   * typed array); batchIndex: which image of an N-image out to write. Returns out's data.
+   * Runs on RGB(A) bytes or a browser image source. out: a tensor of this instance, a typed
+   * array, or undefined (a new typed array); batchIndex: which image of an N-image out to
+   * write. Returns out's data; for a source copied asynchronously (a VideoFrame), a Promise of
+   * it (the run is then queued as runAsync's are).
    */
   run(image, out, batchIndex = 0) {
+    this.#live();
+    const px = imagePixels(image, this.#what);
+    if (px.async) return this.runAsync(image, out, batchIndex);
     if (this.#queued) throw new Error(`${this.#what}: a runAsync of this pipeline is still running: await it first`);
-    const job = this.#prepare(image, out, batchIndex);
+    const job = this.#prepare(px, out, batchIndex);
     job.plan.exec(job.src, job.dst.ptr, this.#what);
     job.dst.copyTo?.();
     return job.dst.result;
@@ -355,10 +383,15 @@ export class ImagePipeline {
   /**
    * run() off the calling thread: the resampling runs on the async stream's thread (the
    * threaded build; elsewhere on the caller, and the promise is settled at once). Calls are
-   * queued: each waits for the one before. The image's bytes and `out` must stay untouched
-   * until the promise resolves.
+   * queued: each waits for the one before (they share the plan's buffers). The image's bytes
+   * and `out` must stay untouched until the promise resolves.
    */
   runAsync(image, out, batchIndex = 0) {
+    try {
+      this.#live();
+    } catch (e) {
+      return Promise.reject(e);
+    }
     this.#queued++;
     const job = this.#tail.then(() => this.#runAsync(image, out, batchIndex))
       .finally(() => { this.#queued--; });
@@ -367,7 +400,8 @@ export class ImagePipeline {
   }
 
   async #runAsync(image, out, batchIndex) {
-    const rl = this.#rl, job = this.#prepare(image, out, batchIndex);
+    const rl = this.#rl, job = this.#prepare(imagePixels(image, this.#what), out, batchIndex);
+    if (job.copying) await job.copying;
     job.plan.exec(job.src, job.dst.ptr, this.#what, rl._asyncStream);
     await rl._settle(rl._lastTicket());
     job.dst.copyTo?.();
@@ -375,16 +409,20 @@ export class ImagePipeline {
   }
 
   // Checks, the plan for the source size, the source in the heap and where the tensor goes.
-  #prepare(image, out, batchIndex) {
-    const rl = this.#rl, what = this.#what;
+  // A browser source (browser-image.js) writes the region's rows into the plan's staging
+  // buffer, at once or later (VideoFrame.copyTo: `copying` is then a Promise).
+  #prepare(px, out, batchIndex) {
+    const rl = this.#rl;
     rl._live();
-    const px = imagePixels(image, what);
     const target = this.#target(out, batchIndex);
     // heap addresses are noted before anything allocates (growth detaches unshared views)
-    const srcSpan = rl._heapAddress(px.data);
+    const srcSpan = px.write ? null : rl._heapAddress(px.data);
     const plan = this.#plan(px.width, px.height, px.pixelBytes);
     const dst = this.#destination(plan, target, batchIndex);
-    return { plan, src: plan.source(px.data, srcSpan), dst };
+    if (!px.write) return { plan, src: plan.source(px.data, srcSpan), dst };
+    const p = plan.staging(), rowBytes = plan.width * plan.pixelBytes;
+    const view = () => rl._heapU8().subarray(p, p + plan.geo.region.height * rowBytes);
+    return { plan, src: p, dst, copying: px.write(view, plan.geo.region, rowBytes) };
   }
 
   // out checked before anything runs: { tensor } | { array, span } | { create }.
@@ -450,8 +488,13 @@ export class ImagePipeline {
     this.#checkBatch(n, batchIndex);
   }
 
-  /** Frees the primitives; with a runAsync queued or running, once it has settled. */
+  #live() {
+    if (this.#disposed) throw new Error(`${this.#what}: this image pipeline was disposed`);
+  }
+
+  /** Frees the primitives; runs queued or running finish first. Later runs throw. */
   dispose() {
+    this.#disposed = true;
     if (this.#queued) {
       this.#tail.then(() => this.dispose());
       return;

@@ -103,6 +103,46 @@ export interface ImageLike {
   height: number;
 }
 
+// Browser image sources, described by what relayout reads of them: structural types, so a
+// consumer needs no DOM lib (lib: ["ES2022"] compiles), and the DOM's own ImageBitmap,
+// HTMLImageElement, HTMLCanvasElement, OffscreenCanvas, HTMLVideoElement and VideoFrame match.
+// Each is read once at its natural size (docs/api.md, "Images").
+
+/** An ImageBitmap (a closed one has width 0). */
+export interface ImageBitmapLike {
+  readonly width: number;
+  readonly height: number;
+  close(): void;
+}
+/** An <img>: it must be loaded (complete, naturalWidth > 0). */
+export interface HTMLImageElementLike {
+  readonly naturalWidth: number;
+  readonly naturalHeight: number;
+  readonly complete: boolean;
+}
+/** An HTMLCanvasElement or OffscreenCanvas of any context type. */
+export interface CanvasLike {
+  width: number;
+  height: number;
+  getContext(contextId: string, options?: unknown): unknown;
+}
+/** A <video> with a current frame (readyState >= 2). */
+export interface HTMLVideoElementLike {
+  readonly videoWidth: number;
+  readonly videoHeight: number;
+  readonly readyState: number;
+}
+/** A WebCodecs VideoFrame, copied with copyTo() into the wasm heap: asynchronous. */
+export interface VideoFrameLike {
+  readonly codedWidth: number;
+  readonly format: string | null;
+  readonly visibleRect: { readonly x: number; readonly y: number; readonly width: number; readonly height: number } | null;
+  copyTo(destination: Uint8Array, options?: object): Promise<unknown>;
+  close(): void;
+}
+/** What imageToTensor and pipeline.run read synchronously (the browser types in browsers only). */
+export type ImageSource = ImageLike | ImageBitmapLike | HTMLImageElementLike | CanvasLike | HTMLVideoElementLike;
+
 export type ResizeAlgorithm = 'nearest' | 'linear' | 'linear-antialias' | 'area';
 
 /** What an image pipeline does (docs/api.md, "Images"); D is the tensor's dtype. */
@@ -151,11 +191,14 @@ export interface ImagePipeline<D extends DType = 'f32'> {
   readonly options: Readonly<ImageOptions<D>>;
   /** The map of the last source size run (throws before the first run). */
   readonly transform: ImageTransform;
-  run(image: ImageLike, out: Tensor, batchIndex?: number): Tensor;
-  run(image: ImageLike, out?: ArrayOf[D], batchIndex?: number): ArrayOf[D];
+  /** A VideoFrame is copied asynchronously: the result comes as a Promise. */
+  run(image: VideoFrameLike, out: Tensor, batchIndex?: number): Promise<Tensor>;
+  run(image: VideoFrameLike, out?: ArrayOf[D], batchIndex?: number): Promise<ArrayOf[D]>;
+  run(image: ImageSource, out: Tensor, batchIndex?: number): Tensor;
+  run(image: ImageSource, out?: ArrayOf[D], batchIndex?: number): ArrayOf[D];
   /** run() off the calling thread (threaded build); calls are queued in order. */
-  runAsync(image: ImageLike, out: Tensor, batchIndex?: number): Promise<Tensor>;
-  runAsync(image: ImageLike, out?: ArrayOf[D], batchIndex?: number): Promise<ArrayOf[D]>;
+  runAsync(image: ImageSource | VideoFrameLike, out: Tensor, batchIndex?: number): Promise<Tensor>;
+  runAsync(image: ImageSource | VideoFrameLike, out?: ArrayOf[D], batchIndex?: number): Promise<ArrayOf[D]>;
   /** Frees the primitives (after pending runAsync calls). */
   dispose(): void;
   [Symbol.dispose](): void;
@@ -192,13 +235,17 @@ export interface Relayout {
   shuffleChannels(md: DescSpec, options?: ShuffleChannelsOptions): Primitive;
   /** N and C equal on both sides; any spatial sizes, layouts and types. */
   resampling(src: DescSpec, dst: DescSpec, options?: ResamplingOptions): Primitive;
-  /** RGB(A) bytes to a model's tensor in one pass (crop, resize, fit, normalise). */
-  imageToTensor<D extends DType = 'f32'>(image: ImageLike,
-    options: ImageToTensorOptions<D> & { out: Tensor }): Tensor;
-  imageToTensor<D extends DType = 'f32'>(image: ImageLike, options?: ImageToTensorOptions<D>): ArrayOf[D];
-  imageToTensorAsync<D extends DType = 'f32'>(image: ImageLike,
+  /** RGB(A) bytes, or in browsers an ImageBitmap, <img>, canvas, <video> or VideoFrame (then a
+   *  Promise), to a model's tensor in one pass (crop, resize, fit, normalise). */
+  imageToTensor<D extends DType = 'f32'>(image: VideoFrameLike,
     options: ImageToTensorOptions<D> & { out: Tensor }): Promise<Tensor>;
-  imageToTensorAsync<D extends DType = 'f32'>(image: ImageLike,
+  imageToTensor<D extends DType = 'f32'>(image: VideoFrameLike, options?: ImageToTensorOptions<D>): Promise<ArrayOf[D]>;
+  imageToTensor<D extends DType = 'f32'>(image: ImageSource,
+    options: ImageToTensorOptions<D> & { out: Tensor }): Tensor;
+  imageToTensor<D extends DType = 'f32'>(image: ImageSource, options?: ImageToTensorOptions<D>): ArrayOf[D];
+  imageToTensorAsync<D extends DType = 'f32'>(image: ImageSource | VideoFrameLike,
+    options: ImageToTensorOptions<D> & { out: Tensor }): Promise<Tensor>;
+  imageToTensorAsync<D extends DType = 'f32'>(image: ImageSource | VideoFrameLike,
     options?: ImageToTensorOptions<D>): Promise<ArrayOf[D]>;
   imagePipeline<D extends DType = 'f32'>(options?: ImageOptions<D>): ImagePipeline<D>;
   /** A 1- or 3-channel tensor back to RGBA pixels (de-normalised, rounded, saturated). */

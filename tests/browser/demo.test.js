@@ -1,7 +1,9 @@
 // The web demo and the benchmark page in real headless Chromium, served by the real server
 // (web/server.js): no console errors, crossOriginIsolated with the threaded build, the page's
 // tensor for the sample image bit-identical to Node's, the one-thread fallback without
-// COOP/COEP, screenshots of both pages (build/artefacts/browser/) that are not blank.
+// COOP/COEP, screenshots of both pages (build/artefacts/browser/) that are not blank; the fit
+// card (fill/cover/contain, the letterbox box mapped back, the round trip, per-build timings)
+// from the sample and from Chromium's fake camera; the resampling benchmark page.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -9,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { load } from '../../bindings/js/node.js';
-import { launchChromium, repo, screenshot, startServer, watch, within } from './lib.js';
+import { FAKE_CAMERA, launchChromium, repo, screenshot, startServer, watch, within } from './lib.js';
 import { decodePng } from './png.js';
 
 const sha256 = (view) => createHash('sha256').update(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)).digest('hex');
@@ -120,6 +122,34 @@ describe('web demo (COOP/COEP)', { timeout: 120000 }, () => {
     assert.deepEqual(w.problems, []);
   });
 
+  test('the fit card: three fits, the letterbox box mapped back, an exact round trip, every build timed', async () => {
+    const fits = await within(page.evaluate(() => window.relayoutDemo.fits), 60000, 'relayoutDemo.fits');
+    // the 480x320 sample letterboxed into 224x224: scale 224/480, 149 rows high, 37 rows above
+    assert.deepEqual(fits.transform, { scaleX: 224 / 480, scaleY: 149 / 320, offsetX: 0, offsetY: 37 });
+    checkBox(fits);
+    assert.equal(fits.roundTripMaxDiff, 0);
+    for (const build of ['simd-threads', 'simd', 'baseline'])
+      for (const fit of ['fill', 'cover', 'contain']) assert.ok(fits.speed[`${build} ${fit}`] > 0, `${build} ${fit}`);
+    const colours = await canvasColours(page, ['fit-fill', 'fit-cover', 'fit-contain', 'fit-source', 'fit-trip']);
+    for (const [id, n] of Object.entries(colours)) assert.ok(n > 100, `#${id} has ${n} colours`);
+    assert.deepEqual(w.problems, []);
+  });
+
+  test('the resampling benchmark page runs (?quick=1) and its relayout paths agree', async () => {
+    const bench = await context.newPage();
+    const bw = watch(bench);
+    await bench.goto(`${server.url}bench.html?suite=resize&quick=1`);
+    const r = await within(bench.evaluate(() => window.relayoutBench.done), 120000, 'relayoutBench.done (resize)');
+    assert.deepEqual(r.columns, ['drawImage+JS (ImageBitmap)', 'drawImage+JS (VideoFrame)', 'simd ImageData',
+      'simd VideoFrame', 'simd VideoFrame BGRA', 'simd heap']);
+    assert.equal(r.results.length, 4 * 2 * 6);
+    assert.ok(r.results.every((x) => x.median_ms > 0));
+    assert.match(r.markdown, /^\| W2 linear-antialias \| [\d.]+ \| /m);
+    await screenshot(bench, 'bench-resize');
+    assert.deepEqual(bw.problems, []);
+    await bench.close();
+  });
+
   test('screenshot of the demo is saved and not blank', async () => {
     const shot = await screenshot(page, 'demo');
     assert.ok(shot.colours > 1000, `${shot.colours} colours`);
@@ -148,6 +178,57 @@ describe('web demo (COOP/COEP)', { timeout: 120000 }, () => {
     await screenshot(bench, 'bench');
     assert.deepEqual(bw.problems, []);
     await bench.close();
+  });
+});
+
+/** The box maps back as source = (tensor - offset) / scale. */
+function checkBox({ transform: t, box }) {
+  const back = [(box.tensor[0] - t.offsetX) / t.scaleX, (box.tensor[1] - t.offsetY) / t.scaleY,
+    (box.tensor[2] - t.offsetX) / t.scaleX, (box.tensor[3] - t.offsetY) / t.scaleY];
+  back.forEach((v, i) => assert.ok(Math.abs(v - box.source[i]) < 1e-9, `box[${i}]: ${box.source[i]}, expected ${v}`));
+}
+
+/** Distinct colours of each canvas by id. */
+function canvasColours(page, ids) {
+  return page.evaluate((list) => Object.fromEntries(list.map((id) => {
+    const c = document.getElementById(id);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const s = new Set();
+    for (let i = 0; i < d.length; i += 4) s.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return [id, s.size];
+  })), ids);
+}
+
+describe('web demo with a camera (Chromium\'s fake device)', { timeout: 90000 }, () => {
+  let server, browser;
+  before(async () => {
+    [server, browser] = await Promise.all([startServer(), launchChromium(FAKE_CAMERA)]);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test('camera frames go through copyTo into the heap and the fit card', async () => {
+    const { context, page, w } = await openDemo(browser, server.url);
+    await within(page.evaluate(() => window.relayoutDemo.fits), 60000, 'relayoutDemo.fits');
+    await page.click('#camera');
+    await page.waitForFunction(() => window.relayoutDemo.camera.frames >= 3, null, { timeout: 30000 });
+    const cam = await page.evaluate(() => window.relayoutDemo.camera);
+    assert.equal(cam.on, true);
+    assert.equal(cam.last.source, 'VideoFrame');
+    assert.deepEqual([cam.last.width, cam.last.height], [640, 480]);
+    assert.deepEqual(cam.last.transform, { scaleX: 0.35, scaleY: 0.35, offsetX: 0, offsetY: 28 });
+    checkBox(cam.last);
+    assert.equal(cam.last.roundTripMaxDiff, 0);
+    assert.match(await page.locator('#camera-note').innerText(), /^640×480 frames as VideoFrame/);
+    const colours = await canvasColours(page, ['fit-fill', 'fit-contain', 'fit-source']);
+    for (const [id, n] of Object.entries(colours)) assert.ok(n > 5, `#${id} has ${n} colours`);
+    await screenshot(page, 'demo-camera');
+    await page.click('#camera');
+    await page.waitForFunction(() => !window.relayoutDemo.camera.on);
+    assert.deepEqual(w.problems, []);
+    await context.close();
   });
 });
 

@@ -15,6 +15,8 @@ export const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const artefacts = process.env.RELAYOUT_ARTEFACTS ?? path.join(repo, 'build/artefacts/browser');
 export const CHROMIUM = process.env.RELAYOUT_CHROMIUM ?? '/usr/bin/chromium';
 // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start
+// Chromium's built-in test camera (a moving pattern), granted without asking
+export const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--no-first-run'];
 
@@ -61,10 +63,11 @@ export function within(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export async function launchChromium() {
+/** Headless Chromium; `args` are added to CHROMIUM_ARGS (e.g. FAKE_CAMERA). */
+export async function launchChromium(args = []) {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium ` +
     '(scripts/debian-packages.txt; scripts/setup.sh installs it) or set RELAYOUT_CHROMIUM');
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], headless: true });
 }
 
 /**

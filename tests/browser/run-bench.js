@@ -1,13 +1,17 @@
 // Runs the benchmark page (web/bench.html) in headless Chromium and prints its table as
-// Markdown (`npm run bench:browser`). Uses the same server and browser set-up as the tests.
+// Markdown (`npm run bench:browser`); with --resize its resampling suite (bench.html?suite=resize,
+// `npm run bench:browser:resize`). Uses the same server and browser set-up as the tests.
 //
-//   node tests/browser/run-bench.js [--quick] [--no-isolation]
+//   node tests/browser/run-bench.js [--resize [--peers]] [--quick] [--no-isolation]
+//
+// --peers: the resampling suite also times onnxruntime-web's Tensor.fromImage (install it first:
+// npm install --prefix bench/js/peers).
 import { launchChromium, screenshot, startServer, watch, within } from './lib.js';
 
 const args = process.argv.slice(2);
 for (const a of args)
-  if (a !== '--quick' && a !== '--no-isolation') {
-    console.error(`run-bench.js: unknown argument ${a} (--quick, --no-isolation)`);
+  if (!['--quick', '--no-isolation', '--resize', '--peers'].includes(a)) {
+    console.error(`run-bench.js: unknown argument ${a} (--resize, --peers, --quick, --no-isolation)`);
     process.exit(2);
   }
 const server = await startServer(args.includes('--no-isolation') ? ['--no-isolation'] : []);
@@ -15,9 +19,12 @@ const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const w = watch(page);
-  await page.goto(`${server.url}bench.html${args.includes('--quick') ? '?quick=1' : ''}`);
-  const r = await within(page.evaluate(() => window.relayoutBench.done), 180000, 'the benchmark page');
-  const shot = await screenshot(page, 'bench-full');
+  const resize = args.includes('--resize');
+  const query = [resize && 'suite=resize', args.includes('--peers') && 'peers=1', args.includes('--quick') && 'quick=1']
+    .filter(Boolean).join('&');
+  await page.goto(`${server.url}bench.html${query ? `?${query}` : ''}`);
+  const r = await within(page.evaluate(() => window.relayoutBench.done), 600000, 'the benchmark page');
+  const shot = await screenshot(page, resize ? 'bench-resize-full' : 'bench-full');
   console.log(r.markdown);
   console.log(`\n${r.seconds.toFixed(1)} s in the page; screenshot ${shot.file}`);
   if (w.problems.length) {

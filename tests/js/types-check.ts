@@ -54,6 +54,21 @@ async function main(): Promise<void> {
 }
 void main;
 
+// Browser sources: the DOM's own classes match the structural types; a VideoFrame gives a Promise.
+async function browser(rl: Relayout, frame: VideoFrame, bitmap: ImageBitmap, img: HTMLImageElement,
+  canvas: HTMLCanvasElement, offscreen: OffscreenCanvas, video: HTMLVideoElement, data: ImageData): Promise<void> {
+  const a: Float32Array = await rl.imageToTensor(frame, { size: [224, 224] });
+  const pipe = rl.imagePipeline({ size: [640, 640], fit: 'contain', dtype: 'f16' });
+  const b: Uint16Array = await pipe.run(frame);
+  const sync: Float32Array[] = [bitmap, img, canvas, offscreen, video, data].map((x) => rl.imageToTensor(x));
+  const c: Uint16Array = pipe.run(canvas);
+  console.log(a.length, b.length, sync.length, c.length);
+}
+void browser;
+
+// @ts-expect-error: a VideoFrame's result is a Promise, not the array
+void ((rl: Relayout, f: VideoFrame): Float32Array => rl.imageToTensor(f));
+
 // @ts-expect-error: an unknown dtype is a type error
 void ((rl: Relayout) => rl.desc({ dims: [1], dtype: 'f64', tag: 'a' }));
 

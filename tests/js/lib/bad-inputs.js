@@ -236,6 +236,11 @@ export const BAD_INPUTS = [
     (rl) => rl.imageToTensor(img2x2(), { size: [4, 4], layout: 'chwn', out: new Float32Array(96) })],
   ['imagePipeline: transform before a run', Error, /transform depends on the source size: run the pipeline once first/,
     (rl) => rl.imagePipeline({ size: [4, 4] }).transform],
+  ['imagePipeline: run after dispose', Error, /imagePipeline: this image pipeline was disposed/, (rl) => {
+    const pipe = rl.imagePipeline({ size: [2, 2] });
+    pipe.dispose();
+    return pipe.run(img2x2());
+  }],
   ['imagePipeline: unknown option', TypeError, /imagePipeline: unknown option 'out'/,
     (rl) => rl.imagePipeline({ out: new Float32Array(4) })],
   ['tensorToImage: f16 or bf16 unsaid', TypeError, /a Uint16Array holds f16 or bf16 bits: say which with dtype/,
