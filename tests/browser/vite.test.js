@@ -89,7 +89,7 @@ describe('the npm package in a Vite app', { timeout: 120000 }, () => {
     // Vite's dev server rewrites the classic pthread worker script into a module (it adds an
     // import), so the threaded build cannot start there: load() must say so rather than wait.
     writeFileSync(path.join(app, 'vite.dev.config.js'), `export default {
-      optimizeDeps: { exclude: ['relayout'] },
+      optimizeDeps: { exclude: ['tensor-relayout'] },
       server: { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
     };\n`);
     const dev = spawn(process.execPath, [path.join(repo, 'node_modules/vite/bin/vite.js'), '--config', 'vite.dev.config.js',

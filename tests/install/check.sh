@@ -9,7 +9,8 @@
 #   (b) compiles examples/quickstart.c with `pkg-config relayout-static`, runs it, and checks
 #       with readelf/ldd that it does not need librelayout.so;
 #   (c) compiles it with `pkg-config relayout` (the shared library), checks it does need
-#       librelayout.so and runs it with LD_LIBRARY_PATH.
+#       librelayout.so and runs it with LD_LIBRARY_PATH;
+#   (d) builds it in a project that takes relayout with FetchContent (README's snippet).
 # The install tree is used from a different place than CMAKE_INSTALL_PREFIX, so the CMake
 # package and the .pc files are also checked for relocatability.
 # Exits non-zero with a message naming the failed step. Set KEEP_TMP=1 to keep the temp dir.
@@ -129,5 +130,27 @@ pc_include=$(pkg-config --variable=includedir relayout)
 needed "$tmp/quickstart-shared" | grep -q '^librelayout\.so' ||
     die "$tmp/quickstart-shared does not need librelayout.so: $(needed "$tmp/quickstart-shared" | tr '\n' ' ')"
 run_quickstart "$tmp/quickstart-shared" LD_LIBRARY_PATH="$libdir"
+
+# ---- (d) FetchContent, as README's Install section shows it ------------------------------
+# (SOURCE_DIR instead of GIT_REPOSITORY: the same subproject, without a network)
+step "(d) FetchContent_MakeAvailable(relayout) -> relayout::relayout"
+mkdir -p "$tmp/fetch"
+cat >"$tmp/fetch/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.16)
+project(fetch_app C)
+include(FetchContent)
+FetchContent_Declare(relayout SOURCE_DIR "$repo")
+set(RELAYOUT_BUILD_TESTS OFF CACHE BOOL "")
+set(RELAYOUT_BUILD_EXAMPLES OFF CACHE BOOL "")
+set(RELAYOUT_BUILD_BENCH OFF CACHE BOOL "")
+FetchContent_MakeAvailable(relayout)
+add_executable(quickstart "$repo/examples/quickstart.c")
+target_link_libraries(quickstart PRIVATE relayout::relayout)
+CMAKE
+{ cmake -S "$tmp/fetch" -B "$tmp/fetch/build" -DCMAKE_BUILD_TYPE=Release &&
+    cmake --build "$tmp/fetch/build" -j2; } >"$tmp/d.log" 2>&1 ||
+    die "the FetchContent consumer failed to build:"$'\n'"$(tail -20 "$tmp/d.log")"
+expect_static "$tmp/fetch/build/quickstart"
+run_quickstart "$tmp/fetch/build/quickstart"
 
 echo "check.sh: install checks passed"

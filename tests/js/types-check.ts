@@ -1,7 +1,7 @@
 // Compiled by `tsc --noEmit -p tests/js` (never run): the declarations in
 // bindings/js/relayout.d.ts describe the API as the README uses it, through the package's own
-// `exports` map (a self-reference to 'relayout').
-import { load, BUILDS, RelayoutError, type Desc, type Primitive, type Relayout } from 'relayout';
+// `exports` map (a self-reference to 'tensor-relayout').
+import { load, BUILDS, RelayoutError, type Desc, type Primitive, type Relayout } from 'tensor-relayout';
 
 async function main(): Promise<void> {
   const rl: Relayout = await load({ threads: 2, build: BUILDS[0] });

@@ -1,6 +1,6 @@
 // The bundler test's app (tests/browser/vite.test.js builds it with Vite against the packed
 // tarball): imports relayout as a user would and runs a reorder. ?build=NAME forces a build.
-import { load } from 'relayout';
+import { load } from 'tensor-relayout';
 
 const build = new URLSearchParams(location.search).get('build');
 

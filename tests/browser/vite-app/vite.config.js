@@ -2,5 +2,5 @@
 // server, keep the package out of dependency pre-bundling so its .wasm and worker URLs stay
 // next to the code that names them.
 export default {
-  optimizeDeps: { exclude: ['relayout'] },
+  optimizeDeps: { exclude: ['tensor-relayout'] },
 };

@@ -1,7 +1,7 @@
 // Compiled by `tsc --noEmit -p tests/js/nodom` (never run), with lib ES2022 and no DOM: the
 // declarations need no DOM types, and a browser source described by its members alone (here
 // a VideoFrame-shaped object) is accepted.
-import { load, type VideoFrameLike } from 'relayout';
+import { load, type VideoFrameLike } from 'tensor-relayout';
 
 async function main(frame: VideoFrameLike): Promise<number> {
   const rl = await load();
