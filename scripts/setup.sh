@@ -90,8 +90,19 @@ build() {
 }
 
 # ---- 2b. the npm package: dev dependencies and the three WebAssembly builds -------------------
+# Node.js 20.19+ (the dev tools: Vite 8, Vitest 4; require() of the ESM package)
+check_node() {
+    command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 ||
+        die "Node.js 20.19+ with npm is needed for the JavaScript package: install it (Debian bookworm's nodejs is 18: use NodeSource's nodejs package or nvm)"
+    local v
+    v=$(node -p 'process.versions.node')
+    node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
+        die "Node.js $v is too old: 20.19+ is needed (Debian bookworm's nodejs is 18: use NodeSource's nodejs package or nvm)"
+    say "Node.js $v, npm $(npm --version)"
+}
+
 build_js() {
-    command -v npm >/dev/null 2>&1 || die "npm is missing (Node.js 18+ with npm is needed for the JavaScript package)"
+    check_node
     if [[ ! -d "$repo/node_modules" || "$repo/package-lock.json" -nt "$repo/node_modules" ]]; then
         say "+ npm ci"
         (cd "$repo" && npm ci --no-audit --no-fund)
