@@ -9,7 +9,9 @@
 #     packed tarball in an empty project);
 #  4. the Vitest suite (tests/js/**/*.vitest.js);
 #  5. tsc --noEmit on the TypeScript declarations (tests/js/types-check.ts with the DOM lib,
-#     tests/js/nodom/types-check.ts without it).
+#     tests/js/nodom/types-check.ts without it; tests/js/types.test.js, in step 3, compiles
+#     them for targets ES2020, ES2022 and ESNext with and without skipLibCheck);
+#  6. publint and @arethetypeswrong/cli on the packed package.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,4 +29,7 @@ run node --test --test-reporter=spec tests/js/
 run npx vitest run --config tests/js/vitest.config.js
 run npx tsc --noEmit -p tests/js
 run npx tsc --noEmit -p tests/js/nodom
+# the package as registries and type resolvers see it (ESM only: require() needs Node 20.19+)
+run npx publint
+run npx attw --pack . --profile esm-only
 echo "test-js.sh: all JavaScript tests passed"

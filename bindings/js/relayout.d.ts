@@ -1,5 +1,6 @@
-// TypeScript declarations of relayout's JavaScript API (bindings/js). Checked by
-// `tsc --noEmit` in tests/js.
+// TypeScript declarations of relayout's JavaScript API (bindings/js). They compile under
+// `tsc --strict` for targets ES2020, ES2022 and ESNext, with or without skipLibCheck and the
+// DOM lib (tests/js/types.test.js): no global is declared or required.
 
 export type Build = 'simd-threads' | 'simd' | 'baseline';
 export type DType = 'f32' | 'bf16' | 'f16' | 's32' | 's8' | 'u8';
@@ -14,6 +15,15 @@ export interface ArrayOf {
   u8: Uint8Array | Uint8ClampedArray;
 }
 export type AnyArray = ArrayOf[DType];
+
+/** `x[Symbol.dispose]()` (for `using`) where the TypeScript lib declares Symbol.dispose
+ *  (esnext.disposable); nothing where it does not, so no target needs that lib. */
+export type Disposal = SymbolConstructor extends { readonly dispose: infer K extends symbol }
+  ? { [P in K]: () => void } : {};
+
+/** The dtype a desc spec names: 'f32:nchw:...' or { dtype: 'f32', ... } (else any). */
+export type DTypeOf<S> = S extends `${infer D extends DType}:${string}` ? D
+  : S extends { readonly dtype: infer D extends DType } ? D : DType;
 
 export interface LoadOptions {
   /** Force a build; default: the best this runtime allows. */
@@ -33,10 +43,10 @@ export type DescSpec =
 /** A memory descriptor. It belongs to the instance that made it: another instance refuses it
  *  (pass String(desc) there). A primitive's src/dst and a tensor's desc are borrowed: they
  *  live as long as their primitive or tensor, and dispose() does nothing on them. */
-export interface Desc {
+export interface DescMembers<D extends DType = DType> {
   readonly ndims: number;
   readonly dims: readonly number[];
-  readonly dtype: DType;
+  readonly dtype: D;
   /** Bytes, padding included. */
   readonly size: number;
   /** Elements of the typed array holding it (size / element bytes). */
@@ -45,18 +55,18 @@ export interface Desc {
   /** Same dims, type and layout (a desc of another instance is compared by its text). */
   equals(other: Desc): boolean;
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export type Desc<D extends DType = DType> = DescMembers<D> & Disposal;
 
 /** A tensor in the wasm heap of the instance that made it, with its own descriptor. */
-export interface Tensor {
+export interface TensorMembers<D extends DType = DType> {
   /** The tensor's own copy of its descriptor (borrowed: disposed with the tensor). */
-  readonly desc: Desc;
+  readonly desc: Desc<D>;
   /** A fresh view into the wasm heap (take a new one after calls that may grow the heap). */
-  readonly data: AnyArray;
+  readonly data: ArrayOf[D];
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export type Tensor<D extends DType = DType> = TensorMembers<D> & Disposal;
 
 /** One value (mask 0) or { mask, values }: bit d of mask = one value per index of dim d. */
 export type Quant = number | { mask?: number; values: ArrayLike<number> };
@@ -80,22 +90,23 @@ export interface ShuffleChannelsOptions {
   group?: number;
 }
 
-export interface Primitive {
+/** A primitive from a src of dtype S to a dst of dtype D (as the specs name them). */
+export interface PrimitiveMembers<S extends DType = DType, D extends DType = DType> {
   readonly kind: 'reorder' | 'shuffle' | 'shuffleChannels' | 'resampling';
   /** Borrowed: valid while the primitive lives (copy with rl.desc(p.src) to keep it). */
-  readonly src: Desc;
+  readonly src: Desc<S>;
   /** Borrowed: valid while the primitive lives. */
-  readonly dst: Desc;
+  readonly dst: Desc<D>;
   /** e.g. 'transpose-x32:wasm-simd128' */
   readonly implName: string;
   /** Copies input in, runs, copies the result out (a new array when out is not given).
    *  Tensors run with zero copy; a tensor must have exactly the primitive's src / dst
    *  descriptor, belong to the same instance, and input and out must differ. */
-  run<T extends AnyArray | Tensor>(input: AnyArray | Tensor, out: T): T;
-  run(input: AnyArray | Tensor): AnyArray;
+  run<T extends ArrayOf[D] | Tensor>(input: ArrayOf[S] | Tensor, out: T): T;
+  run(input: ArrayOf[S] | Tensor): ArrayOf[D];
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export type Primitive<S extends DType = DType, D extends DType = DType> = PrimitiveMembers<S, D> & Disposal;
 
 export interface ImageLike {
   data: Uint8Array | Uint8ClampedArray;
@@ -187,7 +198,7 @@ export interface ImageTransform {
 }
 
 /** Image options compiled once; the primitives are made per source size. */
-export interface ImagePipeline<D extends DType = 'f32'> {
+export interface ImagePipelineMembers<D extends DType = 'f32'> {
   readonly options: Readonly<ImageOptions<D>>;
   /** The map of the last source size run (throws before the first run). */
   readonly transform: ImageTransform;
@@ -201,8 +212,8 @@ export interface ImagePipeline<D extends DType = 'f32'> {
   runAsync(image: ImageSource | VideoFrameLike, out?: ArrayOf[D], batchIndex?: number): Promise<ArrayOf[D]>;
   /** Frees the primitives (after pending runAsync calls). */
   dispose(): void;
-  [Symbol.dispose](): void;
 }
+export type ImagePipeline<D extends DType = 'f32'> = ImagePipelineMembers<D> & Disposal;
 
 export interface TensorToImageOptions {
   /** [1, C, H, W] with C 1 or 3 (not for a tensor, which has its own). */
@@ -220,21 +231,24 @@ export interface ResamplingOptions extends ReorderOptions {
   algorithm?: ResizeAlgorithm;
 }
 
-export interface Relayout {
+export interface RelayoutMembers {
   readonly build: Build;
   readonly isa: string;
   readonly threads: number;
   readonly version: string;
   setMaxIsa(isa: 'scalar' | 'wasm-simd128'): void;
   /** A new descriptor (a Desc spec of this instance is copied). */
-  desc(spec: DescSpec): Desc;
+  desc<S extends DescSpec>(spec: S): Desc<DTypeOf<S>>;
   /** A zero-filled tensor with its own copy of the descriptor. */
-  tensor(spec: DescSpec): Tensor;
-  reorder(src: DescSpec, dst: DescSpec, options?: ReorderOptions): Primitive;
-  shuffle(md: DescSpec, options: ShuffleOptions): Primitive;
-  shuffleChannels(md: DescSpec, options?: ShuffleChannelsOptions): Primitive;
+  tensor<S extends DescSpec>(spec: S): Tensor<DTypeOf<S>>;
+  reorder<S extends DescSpec, T extends DescSpec>(src: S, dst: T, options?: ReorderOptions):
+    Primitive<DTypeOf<S>, DTypeOf<T>>;
+  shuffle<S extends DescSpec>(md: S, options: ShuffleOptions): Primitive<DTypeOf<S>, DTypeOf<S>>;
+  shuffleChannels<S extends DescSpec>(md: S, options?: ShuffleChannelsOptions):
+    Primitive<DTypeOf<S>, DTypeOf<S>>;
   /** N and C equal on both sides; any spatial sizes, layouts and types. */
-  resampling(src: DescSpec, dst: DescSpec, options?: ResamplingOptions): Primitive;
+  resampling<S extends DescSpec, T extends DescSpec>(src: S, dst: T, options?: ResamplingOptions):
+    Primitive<DTypeOf<S>, DTypeOf<T>>;
   /** RGB(A) bytes, or in browsers an ImageBitmap, <img>, canvas, <video> or VideoFrame (then a
    *  Promise), to a model's tensor in one pass (crop, resize, fit, normalise). */
   imageToTensor<D extends DType = 'f32'>(image: VideoFrameLike,
@@ -252,8 +266,8 @@ export interface Relayout {
   tensorToImage(data: AnyArray | Tensor, options?: TensorToImageOptions):
     { data: Uint8ClampedArray; width: number; height: number };
   terminate(): void;
-  [Symbol.dispose](): void;
 }
+export type Relayout = RelayoutMembers & Disposal;
 
 export class RelayoutError extends Error {
   /** The C status, e.g. 'RL_INVALID_ARGUMENTS'. */
