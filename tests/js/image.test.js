@@ -135,6 +135,27 @@ for (const build of BUILDS) {
       same(gray.data, Uint8ClampedArray.from([0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255, 255, 255, 255, 255]), 'gray');
     });
 
+    test('channels bgr and gray: the rgb tensor permuted, and BT.601 luma', () => {
+      const img = testImage(29, 23, 4), opts = { size: [10, 12], resize: 'nearest', fit: 'contain', padValue: [10, 20, 30] };
+      const rgb = rl.imageToTensor(img, { ...opts, mean: MEAN, std: STD });
+      const bgr = rl.imageToTensor(img, { ...opts, channels: 'bgr', mean: [...MEAN].reverse(), std: [...STD].reverse(),
+        padValue: [30, 20, 10] });
+      const plane = 10 * 12;
+      for (let c = 0; c < 3; c++)
+        for (let i = 0; i < plane; i++) {
+          const a = bgr[c * plane + i], b = rgb[(2 - c) * plane + i];
+          assert.ok(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(b)), `bgr channel ${c} element ${i}: ${a} vs ${b}`);
+        }
+      // gray of a nearest resize: the luma of the picked pixels, (y * scale - mean) / std
+      const gray = rl.imageToTensor(img, { size: [23, 29], resize: 'nearest', channels: 'gray', mean: 0.5, std: 0.25 });
+      assert.equal(gray.length, 23 * 29);
+      for (let i = 0; i < gray.length; i++) {
+        const [r, g, b] = img.data.subarray(4 * i, 4 * i + 3);
+        const want = ((0.299 * r + 0.587 * g + 0.114 * b) / 255 - 0.5) / 0.25;
+        assert.ok(Math.abs(gray[i] - want) <= 1e-5, `gray ${i}: ${gray[i]} vs ${want}`);
+      }
+    });
+
     test('runAsync and imageToTensorAsync give run\'s bits, in order', async () => {
       const opts = { size: [30, 40], fit: 'contain', padValue: 9, resize: 'area', mean: MEAN, std: STD };
       const imgs = [0, 1, 2].map((k) => testImage(80 + k * 7, 50 + k, 4));
