@@ -63,8 +63,8 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
     const rl_rs_htab_t *t = htab_of(rs, g);
     const size_t at = src_row(rs, n, g, key);
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;
-    (safe ? rs->h : rs->h_scalar)((size_t)t->len, (size_t)rs->axis[2].k, (size_t)t->len, t->off,
-                                  t->w, job->src + at, out);
+    (safe ? rs->h : rs->h_scalar)((size_t)t->len, (size_t)t->k, (size_t)t->len, t->off, t->w,
+                                  job->src + at, out);
 }
 
 /* The conversion parameters of channel c of image n (masks on N and C only). */
@@ -215,7 +215,8 @@ static void store_row(const job_t *job, const pos_t *p, const float *out) {
 }
 
 /* The row a ring slot holds for source row `key`: its horizontal pass (H-first), or the row
- * widened to f32 (V-first: a dense row, one conversion call without parameters). */
+ * widened to f32 (V-first: the group's run of vlen elements, one conversion call without
+ * parameters). */
 static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r) {
     const rl_resampling_t *rs = job->rs;
     if (!rs->vfirst) {
@@ -223,8 +224,7 @@ static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r) 
         return;
     }
     const rl_cvt_params_t none = {0, 0.f, 1.f, 0.f, 1.f, 0.f};
-    const size_t len = (size_t)(rs->in[2] * htab_of(rs, p->g)->cb);
-    rs->widen(len, job->src + src_row(rs, p->n, p->g, key), r, &none, false);
+    rs->widen((size_t)rs->vlen, job->src + src_row(rs, p->n, p->g, key), r, &none, false);
 }
 
 /* Output row p through the task's scratch `w`: each tap's row comes from the ring (computed
@@ -244,10 +244,9 @@ static void ring_row(const job_t *job, float *w, rl_dim_t *tags, const float **r
         rows[k] = r;
     }
     float *out = w + rs->out_at, *sum = rs->vfirst ? w + rs->tmp_at : out;
-    const size_t len = (size_t)(rs->vfirst ? rs->in[2] * t->cb : t->len);
+    const size_t len = (size_t)(rs->vfirst ? rs->vlen : t->len);
     rs->v(len, (size_t)rs->kv, rows, rs->vw + p->orow * rs->kv, sum);
-    if (rs->vfirst)
-        rs->h((size_t)t->len, (size_t)rs->axis[2].k, (size_t)t->len, t->off, t->w, sum, out);
+    if (rs->vfirst) rs->h((size_t)t->len, (size_t)t->k, (size_t)t->len, t->off, t->w, sum, out);
     store_row(job, p, out);
 }
 
@@ -283,7 +282,7 @@ static void direct_hfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_
     for (int tv = 0; tv < rs->kv; ++tv) {
         const rl_dim_t j = p->orow * rs->kv + tv;
         const size_t at = src_row(rs, p->n, p->g, rs->vkey[j]);
-        rs->h_scalar((size_t)m, (size_t)rs->axis[2].k, (size_t)t->len, t->off + j0, t->w + j0,
+        rs->h_scalar((size_t)m, (size_t)t->k, (size_t)t->len, t->off + j0, t->w + j0,
                      job->src + at, h);
         const float w = rs->vw[j];
         for (rl_dim_t i = 0; i < m; ++i) acc[i] = tv == 0 ? w * h[i] : acc[i] + w * h[i];
@@ -309,7 +308,7 @@ static void direct_vfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_
     const rl_resampling_t *rs = job->rs;
     const rl_rs_htab_t *t = htab_of(rs, p->g);
     for (rl_dim_t i = 0; i < m; ++i)
-        for (int tw = 0; tw < rs->axis[2].k; ++tw) {
+        for (int tw = 0; tw < t->k; ++tw) {
             const size_t at = (size_t)(tw * t->len + j0 + i);
             const float x = t->w[at] * vsum(job, p, t->off[at] / 4);
             acc[i] = tw == 0 ? x : acc[i] + x;
