@@ -164,7 +164,8 @@ static rl_status_t htab_init(rl_resampling_t *rs, rl_rs_htab_t *t, rl_dim_t cb) 
     for (int tap = 0; tap < t->k; ++tap) /* W tap tw = tap / nz, mix term q = tap % nz */
         for (rl_dim_t ox = 0; ox < rs->out[2]; ++ox)
             for (rl_dim_t c = 0; c < cb; ++c) {
-                const size_t j = (size_t)(tap * t->len + ox * cb + c);
+                const rl_dim_t at = rs->planar ? c * rs->out[2] + ox : ox * cb + c;
+                const size_t j = (size_t)(tap * t->len + at);
                 const rl_dim_t tw = ox * a->k + tap / rs->mix_nz;
                 rl_dim_t k;
                 float m;
@@ -322,6 +323,8 @@ static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_
     }
     choose_groups(rs);
     rs->vfirst = choose_vfirst(rs);
+    /* a planar destination takes each channel's pixels as one run: rows in that order */
+    rs->planar = rs->dst.sw == 1 && rs->cb > 1 && rs->out[2] > 1;
     CHECK_STATUS(htab_init(rs, &rs->htab[0], rs->cb));
     if (rs->c % rs->cb) CHECK_STATUS(htab_init(rs, &rs->htab[1], rs->c % rs->cb));
     CHECK_STATUS(vtab_init(rs));

@@ -25,7 +25,8 @@ typedef struct {
     float *w;
 } rl_rs_axis_t;
 
-/* The horizontal tables of a channel group of cb channels: row element j = ox * cb + c reads
+/* The horizontal tables of a channel group of cb channels: row element j = ox * cb + c
+ * (j = c * OW + ox in planar order, rl_resampling_t.planar) reads
  * byte off[t * len + j] from the row's start with weight w[t * len + j], t < k. With a
  * channel mix, tap t = tw * nz + q is W tap tw of the q-th source channel that channel c
  * mixes, weighted by the W weight times the mix weight (rounded to f32 once). */
@@ -68,6 +69,7 @@ typedef struct rl_resampling {
     int32_t *vslot;                 /* [OD * OH][kv] ring slot */
     float *vw;                      /* [OD * OH][kv] weights */
     bool vfirst;                    /* the vertical pass first (choose_vfirst) */
+    bool planar; /* rows in planar order [c][ox]: dst pixels adjacent, channels apart (nchw) */
     rl_resample_h_fn h, h_scalar;   /* of the source type, or f32 when V-first */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */

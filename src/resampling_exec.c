@@ -206,9 +206,27 @@ static void store_chunk(const job_t *job, const pos_t *p, rl_dim_t x0, rl_dim_t 
     if (p->g == rs->groups - 1 && rs->c_padded > rs->c) store_padding(job, &k);
 }
 
-/* Stores a whole output row, CHUNK floats at a time (store_planar's stack buffer). */
+/* Pixels x0 .. x1 - 1 of channel c (of the group) of output row p, from a row in planar
+ * order (rs->planar): one conversion call. */
+static void store_plane(const job_t *job, const pos_t *p, rl_dim_t c, rl_dim_t x0, rl_dim_t x1,
+                        const float *v) {
+    const rl_resampling_t *rs = job->rs;
+    const rl_rs_side_t *d = &rs->dst;
+    const rl_dim_t ch = p->g * rs->cb + c;
+    const rl_dim_t at = d->off0 + p->n * d->sn + p->od * d->sd + p->oh * d->sh +
+                        rl_rs_coff(d, ch) + x0;
+    const rl_cvt_params_t prm = params(job, p->n, ch);
+    rs->store((size_t)(x1 - x0), v, job->dst + at * (rl_dim_t)rs->dst_es, &prm, false);
+}
+
+/* Stores a whole output row: a channel at a time from a planar row, else CHUNK floats at a
+ * time (store_planar's stack buffer). */
 static void store_row(const job_t *job, const pos_t *p, const float *out) {
     const rl_dim_t cb = htab_of(job->rs, p->g)->cb, ow = job->rs->out[2];
+    if (job->rs->planar) {
+        for (rl_dim_t c = 0; c < cb; ++c) store_plane(job, p, c, 0, ow, out + c * ow);
+        return;
+    }
     const rl_dim_t px = CHUNK / cb;
     for (rl_dim_t x0 = 0; x0 < ow; x0 += px)
         store_chunk(job, p, x0, x0 + px < ow ? x0 + px : ow, out + x0 * cb);
@@ -315,11 +333,21 @@ static void direct_vfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_
         }
 }
 
-/* Output row p without scratch, CHUNK floats at a time, with the ring path's arithmetic. */
+/* Output row p without scratch, CHUNK floats at a time, with the ring path's arithmetic:
+ * along each channel's pixels for a planar row, else along the row's pixels. */
 static void direct_row(const job_t *job, const pos_t *p) {
     const rl_resampling_t *rs = job->rs;
     const rl_dim_t cb = htab_of(rs, p->g)->cb, px = CHUNK / cb, ow = rs->out[2];
     float acc[CHUNK];
+    if (rs->planar) {
+        for (rl_dim_t c = 0; c < cb; ++c)
+            for (rl_dim_t x0 = 0; x0 < ow; x0 += CHUNK) {
+                const rl_dim_t x1 = x0 + CHUNK < ow ? x0 + CHUNK : ow;
+                (rs->vfirst ? direct_vfirst : direct_hfirst)(job, p, c * ow + x0, x1 - x0, acc);
+                store_plane(job, p, c, x0, x1, acc);
+            }
+        return;
+    }
     for (rl_dim_t x0 = 0; x0 < ow; x0 += px) {
         const rl_dim_t x1 = x0 + px < ow ? x0 + px : ow;
         (rs->vfirst ? direct_vfirst : direct_hfirst)(job, p, x0 * cb, (x1 - x0) * cb, acc);
