@@ -42,49 +42,21 @@ except ImportError as err:  # the smoke test skips without the peers
     print(f"resample_peers: skipped, {err}")
     sys.exit(77)
 
-RL_F32, RL_U8 = 1, 6
-RL_ARG_SRC, RL_ARG_DST = 1, 17
 ALGS = {"nearest": 1, "linear": 2, "linear-aa": 3, "area": 4}
 MEAN = np.array([0.485, 0.456, 0.406], dtype=np.float32)
 STD = np.array([0.229, 0.224, 0.225], dtype=np.float32)
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "support"))
+from rl_ctypes import RL_ARG_DST, RL_ARG_SRC, RL_F32, RL_U8, Library  # noqa: E402
 
 
-class ExecArg(ctypes.Structure):
-    _fields_ = [("arg", ctypes.c_int), ("ptr", ctypes.c_void_p)]
-
-
-class Relayout:
-    """The C calls a resampling job needs, on an engine of each thread count."""
-
-    def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        self.lib.rl_last_error.restype = ctypes.c_char_p
-        self.lib.rl_primitive_impl_name.restype = ctypes.c_char_p
-        self.engines, self.streams = {}, {}
-
-    def check(self, status):
-        if status != 0:
-            raise RuntimeError(self.lib.rl_last_error().decode())
-
-    def engine(self, threads):
-        if threads not in self.engines:
-            e, s = ctypes.c_void_p(), ctypes.c_void_p()
-            self.check(self.lib.rl_engine_create(ctypes.byref(e), threads))
-            self.check(self.lib.rl_stream_create(ctypes.byref(s), e))
-            self.engines[threads], self.streams[threads] = e, s
-        return self.engines[threads], self.streams[threads]
+class Relayout(Library):
+    """The C calls a resampling job needs."""
 
     def md_strides(self, dims, dt, strides):
         md = ctypes.c_void_p()
         self.check(self.lib.rl_md_create_with_strides(
             ctypes.byref(md), 4, (ctypes.c_int64 * 4)(*dims), dt, (ctypes.c_int64 * 4)(*strides)))
-        return md
-
-    def md_tag(self, dims, dt, tag):
-        md = ctypes.c_void_p()
-        self.check(self.lib.rl_md_create_with_tag(ctypes.byref(md), 4, (ctypes.c_int64 * 4)(*dims),
-                                                  dt, tag.encode()))
         return md
 
     def submemory(self, parent, dims, offsets):
@@ -116,9 +88,6 @@ class Relayout:
                                                  dst_md, attr))
         return p
 
-    def execute(self, p, threads, src, dst):
-        args = (ExecArg * 2)(ExecArg(RL_ARG_SRC, src), ExecArg(RL_ARG_DST, dst))
-        self.check(self.lib.rl_primitive_execute(p, self.streams[threads], 2, args))
 
 
 class Workload:

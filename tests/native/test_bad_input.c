@@ -481,18 +481,23 @@ static void channel_mix_rows(rl_engine_t e) {
     rl_attr_create(&a), rl_attr_create(&q);
     ROW("attr_set_channel_mix: NULL attr", RL_INVALID_ARGUMENTS,
         rl_attr_set_channel_mix(NULL, 1, 3, gray));
-    ROW("attr_set_channel_mix: NULL weights", RL_INVALID_ARGUMENTS,
-        rl_attr_set_channel_mix(a, 1, 3, NULL));
-    ROW("attr_set_channel_mix: 0 dst channels", RL_INVALID_ARGUMENTS,
-        rl_attr_set_channel_mix(a, 0, 3, gray));
-    ROW("attr_set_channel_mix: -1 src channels", RL_INVALID_ARGUMENTS,
-        rl_attr_set_channel_mix(a, 1, -1, gray));
-    ROW("attr_set_channel_mix: 65 src channels", RL_UNIMPLEMENTED,
-        rl_attr_set_channel_mix(a, 1, 65, many));
-    ROW("attr_set_channel_mix: a NaN weight", RL_INVALID_ARGUMENTS,
-        rl_attr_set_channel_mix(a, 1, 3, nan3));
-    ROW("attr_set_channel_mix: an infinite weight", RL_INVALID_ARGUMENTS,
-        rl_attr_set_channel_mix(a, 1, 3, inf3));
+    static const struct {
+        const char *name;
+        rl_status_t want;
+        int dst_channels, src_channels;
+        const float *weights;
+    } mixes[] = {
+        {"attr_set_channel_mix: NULL weights", RL_INVALID_ARGUMENTS, 1, 3, NULL},
+        {"attr_set_channel_mix: 0 dst channels", RL_INVALID_ARGUMENTS, 0, 3, gray},
+        {"attr_set_channel_mix: -1 src channels", RL_INVALID_ARGUMENTS, 1, -1, gray},
+        {"attr_set_channel_mix: 65 src channels", RL_UNIMPLEMENTED, 1, 65, many},
+        {"attr_set_channel_mix: a NaN weight", RL_INVALID_ARGUMENTS, 1, 3, nan3},
+        {"attr_set_channel_mix: an infinite weight", RL_INVALID_ARGUMENTS, 1, 3, inf3},
+    };
+    for (size_t i = 0; i < sizeof mixes / sizeof *mixes; ++i)
+        ROW(mixes[i].name, mixes[i].want,
+            rl_attr_set_channel_mix(a, mixes[i].dst_channels, mixes[i].src_channels,
+                                    mixes[i].weights));
     rl_attr_set_channel_mix(a, 1, 3, gray);
     rl_attr_set_channel_mix(q, 1, 3, gray);
     rl_attr_set_scales(q, RL_ARG_SRC, 1 << 1, NULL);

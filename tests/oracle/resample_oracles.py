@@ -19,40 +19,22 @@ elements that differ; exits 1 when a case is outside its bound.
 Run it with Debian's /usr/bin/python3 and python3-pil, python3-opencv, python3-numpy.
 """
 import ctypes
+import os
 import sys
 
 import numpy as np
 
-RL_F32, RL_U8 = 1, 6
-RL_ARG_SRC, RL_ARG_DST = 1, 17
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from rl_ctypes import RL_F32, RL_U8, Library  # noqa: E402
+
 LINEAR_ANTIALIAS, AREA = 3, 4
 
 
-class ExecArg(ctypes.Structure):
-    _fields_ = [("arg", ctypes.c_int), ("ptr", ctypes.c_void_p)]
-
-
-class Relayout:
-    """The few C calls a resampling needs."""
-
-    def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        self.lib.rl_last_error.restype = ctypes.c_char_p
-        self.lib.rl_primitive_impl_name.restype = ctypes.c_char_p
-        self.engine = ctypes.c_void_p()
-        self.stream = ctypes.c_void_p()
-        self.check(self.lib.rl_engine_create(ctypes.byref(self.engine), 2))
-        self.check(self.lib.rl_stream_create(ctypes.byref(self.stream), self.engine))
-
-    def check(self, status):
-        if status != 0:
-            raise RuntimeError(self.lib.rl_last_error().decode())
+class Relayout(Library):
+    """The few C calls a resampling needs, on a 2-thread engine."""
 
     def md(self, dims, dt, tag):
-        md = ctypes.c_void_p()
-        cdims = (ctypes.c_int64 * 4)(*dims)
-        self.check(self.lib.rl_md_create_with_tag(ctypes.byref(md), 4, cdims, dt, tag.encode()))
-        return md
+        return self.md_tag(dims, dt, tag)
 
     def attr(self, mix):
         """An attr holding the channel mix `mix` (dst channels x src channels), or None."""
@@ -75,14 +57,12 @@ class Relayout:
         dst = self.md((1, oc, out_h, out_w), dt, "nhwc")
         prim = ctypes.c_void_p()
         attr = self.attr(mix)
-        self.check(self.lib.rl_resampling_create(ctypes.byref(prim), self.engine, alg, src, dst,
-                                                 attr))
+        self.check(self.lib.rl_resampling_create(ctypes.byref(prim), self.engine(2)[0], alg, src,
+                                                 dst, attr))
         self.lib.rl_attr_destroy(attr)
         image = np.ascontiguousarray(image)
         out = np.zeros((out_h, out_w, oc), dtype=image.dtype)
-        args = (ExecArg * 2)(ExecArg(RL_ARG_SRC, image.ctypes.data),
-                             ExecArg(RL_ARG_DST, out.ctypes.data))
-        self.check(self.lib.rl_primitive_execute(prim, self.stream, 2, args))
+        self.execute(prim, 2, image.ctypes.data, out.ctypes.data)
         name = self.lib.rl_primitive_impl_name(prim).decode()
         for obj, fn in ((prim, self.lib.rl_primitive_destroy), (src, self.lib.rl_md_destroy),
                         (dst, self.lib.rl_md_destroy)):
