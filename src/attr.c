@@ -79,8 +79,8 @@ rl_status_t rl_attr_set_channel_mix(rl_attr_t attr, int dst_channels, int src_ch
     const int count = dst_channels * src_channels;
     for (int j = 0; j < count; ++j)
         RETURN_IF(!isfinite(weights[j]), RL_INVALID_ARGUMENTS,
-                  "weight %d (dst channel %d, src channel %d) is %g: mix weights must be finite",
-                  j, j / src_channels, j % src_channels, (double)weights[j]);
+                  "weight %d (dst channel %d, src channel %d) is %g: mix weights must be finite", j,
+                  j / src_channels, j % src_channels, (double)weights[j]);
     float *copy = rl_malloc((size_t)count * sizeof *copy);
     RETURN_IF(copy == NULL, RL_OUT_OF_MEMORY, "cannot copy %d mix weights", count);
     memcpy(copy, weights, (size_t)count * sizeof *copy);

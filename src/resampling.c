@@ -154,8 +154,8 @@ static rl_status_t htab_init(rl_resampling_t *rs, rl_rs_htab_t *t, rl_dim_t cb) 
     t->len = rs->out[2] * cb;
     const rl_dim_t span = ((rs->in[2] - 1) * sw + rl_rs_coff(&rs->src, t->scb - 1) + 1) * es;
     RETURN_IF_AT(where, span > INT32_MAX, RL_UNIMPLEMENTED,
-                 "a source row spans more than 2 GiB (W %lld, stride %lld)",
-                 (long long)rs->in[2], (long long)sw);
+                 "a source row spans more than 2 GiB (W %lld, stride %lld)", (long long)rs->in[2],
+                 (long long)sw);
     t->off = rl_malloc((size_t)(t->k * t->len) * sizeof *t->off);
     t->w = rl_malloc((size_t)(t->k * t->len) * sizeof *t->w);
     RETURN_IF_AT(where, t->off == NULL || t->w == NULL, RL_OUT_OF_MEMORY,

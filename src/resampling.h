@@ -70,7 +70,7 @@ typedef struct rl_resampling {
     float *vw;                      /* [OD * OH][kv] weights */
     bool vfirst;                    /* the vertical pass first (choose_vfirst) */
     bool planar; /* rows in planar order [c][ox]: dst pixels adjacent, channels apart (nchw) */
-    rl_resample_h_fn h, h_scalar;   /* of the source type, or f32 when V-first */
+    rl_resample_h_fn h, h_scalar; /* of the source type, or f32 when V-first */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */

@@ -213,8 +213,8 @@ static void store_plane(const job_t *job, const pos_t *p, rl_dim_t c, rl_dim_t x
     const rl_resampling_t *rs = job->rs;
     const rl_rs_side_t *d = &rs->dst;
     const rl_dim_t ch = p->g * rs->cb + c;
-    const rl_dim_t at = d->off0 + p->n * d->sn + p->od * d->sd + p->oh * d->sh +
-                        rl_rs_coff(d, ch) + x0;
+    const rl_dim_t at =
+        d->off0 + p->n * d->sn + p->od * d->sd + p->oh * d->sh + rl_rs_coff(d, ch) + x0;
     const rl_cvt_params_t prm = params(job, p->n, ch);
     rs->store((size_t)(x1 - x0), v, job->dst + at * (rl_dim_t)rs->dst_es, &prm, false);
 }
@@ -300,8 +300,8 @@ static void direct_hfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_
     for (int tv = 0; tv < rs->kv; ++tv) {
         const rl_dim_t j = p->orow * rs->kv + tv;
         const size_t at = src_row(rs, p->n, p->g, rs->vkey[j]);
-        rs->h_scalar((size_t)m, (size_t)t->k, (size_t)t->len, t->off + j0, t->w + j0,
-                     job->src + at, h);
+        rs->h_scalar((size_t)m, (size_t)t->k, (size_t)t->len, t->off + j0, t->w + j0, job->src + at,
+                     h);
         const float w = rs->vw[j];
         for (rl_dim_t i = 0; i < m; ++i) acc[i] = tv == 0 ? w * h[i] : acc[i] + w * h[i];
     }

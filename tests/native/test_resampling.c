@@ -23,8 +23,8 @@
 
 void rl_resampling_force_direct(bool on); /* internal test hook (static library) */
 
-#define MAXT 96 /* taps per axis the reference holds */
-#define MAXMIX 8 /* channels on each side of a random mix */
+#define MAXT   96 /* taps per axis the reference holds */
+#define MAXMIX 8  /* channels on each side of a random mix */
 
 typedef struct {
     int n;
@@ -112,8 +112,8 @@ typedef struct {
     const char *stag, *dtag;
     int src_view, dst_view; /* a crop of a larger source, a letterbox in a larger destination */
     th_attr_t attr;
-    int mix;                          /* a channel mix: sdims[1] -> ddims[1] channels */
-    float mixw[MAXMIX * MAXMIX];      /* [dst channel][src channel] */
+    int mix;                     /* a channel mix: sdims[1] -> ddims[1] channels */
+    float mixw[MAXMIX * MAXMIX]; /* [dst channel][src channel] */
 } case_t;
 
 static tu_rng_t rng;
@@ -415,9 +415,9 @@ static int run_case(const case_t *c, const char *label) {
     tu_fill_garbage(init, dbytes, 2);
     fill_values(init, &dst.ref); /* dst_old for the sum */
     if (!CHECK_STATUS(th_attr_make(&c->attr, &attr), RL_SUCCESS)) goto done;
-    if (c->mix && !CHECK_STATUS(rl_attr_set_channel_mix(attr, (int)c->ddims[1], (int)c->sdims[1],
-                                                        c->mixw),
-                                RL_SUCCESS))
+    if (c->mix &&
+        !CHECK_STATUS(rl_attr_set_channel_mix(attr, (int)c->ddims[1], (int)c->sdims[1], c->mixw),
+                      RL_SUCCESS))
         goto done;
     if (!CHECK_STATUS(rl_resampling_create(&p, th_engine(), (rl_resampling_alg_t)c->alg, src.lib,
                                            dst.lib, attr),
