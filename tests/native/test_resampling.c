@@ -440,24 +440,31 @@ done:
     return ok;
 }
 
-/* The shape of issue 22's workloads, once per algorithm: an RGB u8 frame (channels last) into
- * an f32 NCHW tensor scaled by 1/255 and divided by a std per channel. */
+/* The shape of issue 22's workloads, once per algorithm and channel order: an RGB u8 frame
+ * (channels last) into an f32 NCHW tensor scaled by 1/255 and divided by a std per channel,
+ * as RGB, as BGR (a permutation mix) and as gray (one BT.601 row). */
 static void image_cases(void) {
-    for (int alg = 1; alg <= 4; ++alg) {
-        case_t c;
-        memset(&c, 0, sizeof c);
-        c.alg = alg, c.ndims = 4, c.sdt = RL_U8, c.ddt = RL_F32, c.stag = "acdb", c.dtag = "abcd";
-        const int64_t s[4] = {1, 3, 108, 192}, d[4] = {1, 3, 22, 22};
-        memcpy(c.sdims, s, sizeof s), memcpy(c.ddims, d, sizeof d);
-        const float std[3] = {0.229f, 0.224f, 0.225f};
-        c.attr.scale[0].set = c.attr.scale[1].set = 1;
-        c.attr.scale[0].f[0] = 1.0f / 255;
-        c.attr.scale[1].mask = 2;
-        for (int ch = 0; ch < 3; ++ch) c.attr.scale[1].f[ch] = std[ch];
-        char label[512];
-        describe(&c, label, sizeof label);
-        run_case(&c, label);
-    }
+    static const float bgr[9] = {0, 0, 1, 0, 1, 0, 1, 0, 0}, gray[3] = {0.299f, 0.587f, 0.114f};
+    const float *const mixes[3] = {NULL, bgr, gray};
+    for (int alg = 1; alg <= 4; ++alg)
+        for (int m = 0; m < 3; ++m) {
+            case_t c;
+            memset(&c, 0, sizeof c);
+            c.alg = alg, c.ndims = 4, c.sdt = RL_U8, c.ddt = RL_F32, c.stag = "acdb";
+            c.dtag = "abcd";
+            const int64_t s[4] = {1, 3, 108, 192}, d[4] = {1, m == 2 ? 1 : 3, 22, 22};
+            memcpy(c.sdims, s, sizeof s), memcpy(c.ddims, d, sizeof d);
+            c.mix = mixes[m] != NULL;
+            if (c.mix) memcpy(c.mixw, mixes[m], (size_t)(3 * d[1]) * sizeof(float));
+            const float std[3] = {0.229f, 0.224f, 0.225f};
+            c.attr.scale[0].set = c.attr.scale[1].set = 1;
+            c.attr.scale[0].f[0] = 1.0f / 255;
+            c.attr.scale[1].mask = 2;
+            for (int ch = 0; ch < 3; ++ch) c.attr.scale[1].f[ch] = std[ch];
+            char label[512];
+            describe(&c, label, sizeof label);
+            run_case(&c, label);
+        }
 }
 
 /* One primitive executed by several threads at once (each into its own buffer): whichever
