@@ -503,12 +503,19 @@ static void channel_mix_rows(rl_engine_t e) {
     rl_attr_set_scales(q, RL_ARG_SRC, 1 << 1, NULL);
     rl_primitive_t hp;
     const rl_resampling_alg_t lin = RL_RESAMPLING_LINEAR;
-    ROWH("resampling_create: mix 1x3, dst C 3", RL_INVALID_ARGUMENTS, hp,
-         rl_resampling_create(&hp, e, lin, src, dst3, a));
-    ROWH("resampling_create: mix 1x3, src C 4", RL_INVALID_ARGUMENTS, hp,
-         rl_resampling_create(&hp, e, lin, src4, dst, a));
-    ROWH("resampling_create: mix, src scales per C", RL_UNIMPLEMENTED, hp,
-         rl_resampling_create(&hp, e, lin, src, dst, q));
+    const struct {
+        const char *name;
+        rl_status_t want;
+        rl_memory_desc_t src, dst;
+        rl_attr_t attr;
+    } creates[] = {
+        {"resampling_create: mix 1x3, dst C 3", RL_INVALID_ARGUMENTS, src, dst3, a},
+        {"resampling_create: mix 1x3, src C 4", RL_INVALID_ARGUMENTS, src4, dst, a},
+        {"resampling_create: mix, src scales per C", RL_UNIMPLEMENTED, src, dst, q},
+    };
+    for (size_t i = 0; i < sizeof creates / sizeof *creates; ++i)
+        ROWH(creates[i].name, creates[i].want, hp,
+             rl_resampling_create(&hp, e, lin, creates[i].src, creates[i].dst, creates[i].attr));
     ROWH("reorder_create: attr with a mix", RL_UNIMPLEMENTED, hp,
          rl_reorder_create(&hp, e, same, same, a));
     rl_attr_destroy(a), rl_attr_destroy(q);
