@@ -271,6 +271,27 @@ RL_API rl_status_t rl_attr_set_zero_points_f32(rl_attr_t attr, int arg, int mask
  *  Statuses: RL_INVALID_ARGUMENTS for NULL attr; RL_UNIMPLEMENTED for a second sum. */
 RL_API rl_status_t rl_attr_append_sum(rl_attr_t attr, float scale);
 
+/** Most channels a channel mix takes on either side (rl_attr_set_channel_mix). */
+#define RL_MAX_MIX_CHANNELS 64
+
+/** relayout extension (resampling only): a channel mix. Destination channel c is
+ *      sum over k < src_channels of weights[c * src_channels + k] * source channel k,
+ *  taken before resizing (docs/resampling.md has the order of summation and the rounding).
+ *  A permutation reorders channels (RGB -> BGR: rows {0,0,1}, {0,1,0}, {1,0,0}); one row
+ *  makes one channel (gray, ITU-R BT.601 luma as OpenCV and Pillow compute it: {0.299f,
+ *  0.587f, 0.114f}); a zero column drops a channel (the alpha of an RGBA source). Terms of
+ *  weight 0 are skipped, so a permutation reads one source channel per destination channel.
+ *  A primitive created with a mix takes a source of src_channels channels and a destination
+ *  of dst_channels (without one, both have the same C); src scales and zero points must then
+ *  be per tensor or per N (they apply after the mix, to destination channels).
+ *  The weights are copied: the array may be freed after the call. Setting a mix again
+ *  replaces the previous one. rl_reorder_create refuses an attr with a mix.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL attr or weights, a count below 1, a weight that
+ *  is not finite; RL_UNIMPLEMENTED for more than RL_MAX_MIX_CHANNELS channels on a side;
+ *  RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_attr_set_channel_mix(rl_attr_t attr, int dst_channels, int src_channels,
+                                           const float *weights);
+
 /** Releases attr. NULL is fine. Always RL_SUCCESS. Primitives created with it are unaffected. */
 RL_API rl_status_t rl_attr_destroy(rl_attr_t attr);
 
@@ -313,7 +334,8 @@ typedef const struct rl_primitive *const_rl_primitive_t;
  *  destroyed right after creation.
  *  Statuses: RL_INVALID_ARGUMENTS for NULL p/engine/src/dst, dims mismatch, an "any" src, a
  *  scale or zero-point mask naming a dim beyond the rank or selecting more values than memory
- *  can hold (a zero-size tensor may have such dims); RL_OUT_OF_MEMORY. */
+ *  can hold (a zero-size tensor may have such dims); RL_UNIMPLEMENTED for an attr with a
+ *  channel mix (resampling only); RL_OUT_OF_MEMORY. */
 RL_API rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine,
                                      const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
                                      const_rl_attr_t attr);
@@ -361,10 +383,13 @@ typedef enum {
  *  submemory dst (docs/resampling.md). A dst with format "any" takes src's layout.
  *  Executed with RL_ARG_SRC / RL_ARG_DST; rl_primitive_impl_name() names the kernels, e.g.
  *  "resample-linear-aa:avx2".
+ *  With a channel mix in attr (rl_attr_set_channel_mix), v of destination channel c is the
+ *  resampled mix of the source channels (RGB -> BGR or gray in the same pass).
  *  Statuses: RL_INVALID_ARGUMENTS for NULL p/engine/src/dst, an unknown alg, ranks that
- *  differ or lie outside 3..5, N or C that differ, a zero size, an "any" src, a mask naming
- *  a dim beyond the rank; RL_UNIMPLEMENTED for masks on spatial dims, blockings other than
- *  one channel block, rows wider than 2 GiB; RL_OUT_OF_MEMORY. */
+ *  differ or lie outside 3..5, N that differ, C that differ (or, with a mix, C other than
+ *  its channel counts), a zero size, an "any" src, a mask naming a dim beyond the rank;
+ *  RL_UNIMPLEMENTED for masks on spatial dims (or with a mix, src masks on C), blockings
+ *  other than one channel block, rows wider than 2 GiB; RL_OUT_OF_MEMORY. */
 RL_API rl_status_t rl_resampling_create(rl_primitive_t *p, rl_engine_t engine,
                                         rl_resampling_alg_t alg, const_rl_memory_desc_t src,
                                         const_rl_memory_desc_t dst, const_rl_attr_t attr);

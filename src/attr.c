@@ -4,7 +4,9 @@
 #include "alloc.h"
 #include "error.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int rl_attr_slot(int arg) {
     return arg == RL_ARG_SRC ? RL_ATTR_SRC : arg == RL_ARG_DST ? RL_ATTR_DST : -1;
@@ -64,7 +66,33 @@ rl_status_t rl_attr_append_sum(rl_attr_t attr, float scale) {
     return RL_SUCCESS;
 }
 
+rl_status_t rl_attr_set_channel_mix(rl_attr_t attr, int dst_channels, int src_channels,
+                                    const float *weights) {
+    RETURN_IF_NULL(attr);
+    RETURN_IF_NULL(weights);
+    RETURN_IF(dst_channels < 1 || src_channels < 1, RL_INVALID_ARGUMENTS,
+              "channel counts %d (dst) and %d (src): a mix needs at least 1 on each side",
+              dst_channels, src_channels);
+    RETURN_IF(dst_channels > RL_MAX_MIX_CHANNELS || src_channels > RL_MAX_MIX_CHANNELS,
+              RL_UNIMPLEMENTED, "channel counts %d (dst) and %d (src): a mix takes at most %d",
+              dst_channels, src_channels, RL_MAX_MIX_CHANNELS);
+    const int count = dst_channels * src_channels;
+    for (int j = 0; j < count; ++j)
+        RETURN_IF(!isfinite(weights[j]), RL_INVALID_ARGUMENTS,
+                  "weight %d (dst channel %d, src channel %d) is %g: mix weights must be finite", j,
+                  j / src_channels, j % src_channels, (double)weights[j]);
+    float *copy = rl_malloc((size_t)count * sizeof *copy);
+    RETURN_IF(copy == NULL, RL_OUT_OF_MEMORY, "cannot copy %d mix weights", count);
+    memcpy(copy, weights, (size_t)count * sizeof *copy);
+    rl_free(attr->mix);
+    attr->mix = copy;
+    attr->mix_dst = dst_channels;
+    attr->mix_src = src_channels;
+    return RL_SUCCESS;
+}
+
 rl_status_t rl_attr_destroy(rl_attr_t attr) {
+    if (attr != NULL) rl_free(attr->mix);
     rl_free(attr);
     return RL_SUCCESS;
 }

@@ -1,4 +1,4 @@
-/* Attributes: scales and zero points for src/dst, and the sum post-op. */
+/* Attributes: scales and zero points for src/dst, the sum post-op, the channel mix. */
 #ifndef RL_ATTR_H
 #define RL_ATTR_H
 
@@ -28,6 +28,8 @@ struct rl_attr {
     rl_quant_spec_t zero_points[2];
     bool has_sum;
     float sum_scale;
+    int mix_dst, mix_src; /* channel mix: counts (0: none) */
+    float *mix;           /* owned copy, [mix_dst][mix_src] */
 };
 
 /* Maps RL_ARG_SRC / RL_ARG_DST to RL_ATTR_SRC / RL_ATTR_DST; -1 otherwise. */

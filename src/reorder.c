@@ -56,6 +56,8 @@ static rl_status_t setup(rl_primitive_t prim, const rl_md_t *src, const rl_md_t 
     prim->src_arg = RL_ARG_SRC;
     prim->dst_arg = RL_ARG_DST;
     rl_problem_init(&prim->problem, &prim->src_md, &prim->dst_md);
+    RETURN_IF_AT(where, attr != NULL && attr->mix != NULL, RL_UNIMPLEMENTED,
+                 "the attr has a channel mix: only rl_resampling_create takes one");
     CHECK_STATUS(rl_primitive_setup_attrs(prim, attr, where));
     prim->problem.pure_copy =
         src->data_type == prim->dst_md.data_type && !has_attrs(&prim->problem);

@@ -3,6 +3,7 @@
 #include "resampling.h"
 
 #include "alloc.h"
+#include "attr.h"
 #include "engine.h"
 #include "error.h"
 #include "md_tag.h"
@@ -27,8 +28,27 @@ static const char *alg_name(rl_resampling_alg_t alg) {
     }
 }
 
+/* C on both sides: equal, or with a channel mix its counts. */
+static rl_status_t check_channels(const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
+                                  const_rl_attr_t attr) {
+    const long long sc = (long long)src->dims[1], dc = (long long)dst->dims[1];
+    if (attr == NULL || attr->mix == NULL) {
+        RETURN_IF_AT(where, sc != dc, RL_INVALID_ARGUMENTS,
+                     "C differs: src %lld, dst %lld (a resampling keeps C; a channel mix in "
+                     "the attr changes it)",
+                     sc, dc);
+        return RL_SUCCESS;
+    }
+    RETURN_IF_AT(where, sc != attr->mix_src || dc != attr->mix_dst, RL_INVALID_ARGUMENTS,
+                 "C is %lld in src and %lld in dst, but the channel mix takes %d source and "
+                 "makes %d destination channels",
+                 sc, dc, attr->mix_src, attr->mix_dst);
+    return RL_SUCCESS;
+}
+
 static rl_status_t check_args(rl_primitive_t *p, rl_engine_t engine, rl_resampling_alg_t alg,
-                              const_rl_memory_desc_t src, const_rl_memory_desc_t dst) {
+                              const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
+                              const_rl_attr_t attr) {
     RETURN_IF_AT(where, p == NULL, RL_INVALID_ARGUMENTS, "p is NULL");
     *p = NULL;
     RETURN_IF_AT(where, engine == NULL, RL_INVALID_ARGUMENTS, "engine is NULL");
@@ -45,11 +65,10 @@ static rl_status_t check_args(rl_primitive_t *p, rl_engine_t engine, rl_resampli
                  "src has %d dims and dst %d: both need the same rank", src->ndims, dst->ndims);
     RETURN_IF_AT(where, src->ndims < 3 || src->ndims > 5, RL_INVALID_ARGUMENTS,
                  "rank %d: a resampling takes 3 to 5 dims (N, C and 1 to 3 spatial)", src->ndims);
-    static const char *const names[2] = {"N", "C"};
-    for (int d = 0; d < 2; ++d)
-        RETURN_IF_AT(where, src->dims[d] != dst->dims[d], RL_INVALID_ARGUMENTS,
-                     "%s differs: src %lld, dst %lld (a resampling keeps N and C)", names[d],
-                     (long long)src->dims[d], (long long)dst->dims[d]);
+    RETURN_IF_AT(where, src->dims[0] != dst->dims[0], RL_INVALID_ARGUMENTS,
+                 "N differs: src %lld, dst %lld (a resampling keeps N)", (long long)src->dims[0],
+                 (long long)dst->dims[0]);
+    CHECK_STATUS(check_channels(src, dst, attr));
     for (int d = 0; d < src->ndims; ++d)
         RETURN_IF_AT(where, src->dims[d] == 0 || dst->dims[d] == 0, RL_INVALID_ARGUMENTS,
                      "dim %d is 0 (src %lld, dst %lld): a resampling needs every size > 0", d,
@@ -101,9 +120,12 @@ static rl_status_t side_init(rl_rs_side_t *s, rl_dim_t sp[3], const rl_md_t *md,
 }
 
 /* Channel groups follow the source: a block's channels (nChw16c), up to RS_MAX_GROUP
- * channels of a channels-last layout (channel stride below the pixel stride), else one. */
+ * channels of a channels-last layout (channel stride below the pixel stride), else one.
+ * A channel mix reads every source channel for each destination one: one group of all. */
 static void choose_groups(rl_resampling_t *rs) {
-    if (rs->src.blk > 1)
+    if (rs->mix_k != NULL)
+        rs->cb = rs->c;
+    else if (rs->src.blk > 1)
         rs->cb = rs->src.blk;
     else if (rs->src.sc < rs->src.sw && rs->c > 1)
         rs->cb = rs->c < RS_MAX_GROUP ? rs->c : RS_MAX_GROUP;
@@ -113,31 +135,72 @@ static void choose_groups(rl_resampling_t *rs) {
     rs->groups = (rs->c + rs->cb - 1) / rs->cb;
 }
 
-/* The horizontal tables of a group of cb channels (resampling.h, rl_rs_htab_t). */
+/* Term q of channel c of a group: the source channel it reads (from the group's first) and
+ * its mix weight; without a mix channel c itself, weight 1 (so w * 1 keeps w's bits). */
+static void mix_term(const rl_resampling_t *rs, rl_dim_t c, int q, rl_dim_t *k, float *m) {
+    *k = rs->mix_k ? rs->mix_k[c * rs->mix_nz + q] : c;
+    *m = rs->mix_w ? rs->mix_w[c * rs->mix_nz + q] : 1.0f;
+}
+
+/* The horizontal tables of a group of cb channels (resampling.h, rl_rs_htab_t). H-first
+ * reads the source row (element offsets idx * sw + coff(k)); V-first its vertical sum, f32
+ * at the same element offsets (its channels are the first of each pixel: coff(k) = k). */
 static rl_status_t htab_init(rl_resampling_t *rs, rl_rs_htab_t *t, rl_dim_t cb) {
     const rl_rs_axis_t *a = &rs->axis[2];
-    /* H-first reads the source row; V-first its vertical sum, dense f32 [ix][c] */
-    const rl_dim_t ow = rs->out[2], sw = rs->vfirst ? cb : rs->src.sw;
-    const rl_dim_t cstep = rs->vfirst || rs->src.blk > 1 ? 1 : rs->src.sc;
-    const rl_dim_t es = rs->vfirst ? 4 : (rl_dim_t)rs->src_es;
-    RETURN_IF_AT(where, ((rs->in[2] - 1) * sw + (cb - 1) * cstep + 1) * es > INT32_MAX,
-                 RL_UNIMPLEMENTED, "a source row spans more than 2 GiB (W %lld, stride %lld)",
-                 (long long)rs->in[2], (long long)sw);
+    const rl_dim_t es = rs->vfirst ? 4 : (rl_dim_t)rs->src_es, sw = rs->src.sw;
     t->cb = cb;
-    t->len = ow * cb;
-    t->off = rl_malloc((size_t)(a->k * t->len) * sizeof *t->off);
-    t->w = rl_malloc((size_t)(a->k * t->len) * sizeof *t->w);
+    t->scb = rs->mix_k ? rs->c_src : cb;
+    t->k = a->k * rs->mix_nz;
+    t->len = rs->out[2] * cb;
+    const rl_dim_t span = ((rs->in[2] - 1) * sw + rl_rs_coff(&rs->src, t->scb - 1) + 1) * es;
+    RETURN_IF_AT(where, span > INT32_MAX, RL_UNIMPLEMENTED,
+                 "a source row spans more than 2 GiB (W %lld, stride %lld)", (long long)rs->in[2],
+                 (long long)sw);
+    t->off = rl_malloc((size_t)(t->k * t->len) * sizeof *t->off);
+    t->w = rl_malloc((size_t)(t->k * t->len) * sizeof *t->w);
     RETURN_IF_AT(where, t->off == NULL || t->w == NULL, RL_OUT_OF_MEMORY,
-                 "cannot allocate the horizontal taps (%d x %lld)", a->k, (long long)t->len);
+                 "cannot allocate the horizontal taps (%d x %lld)", t->k, (long long)t->len);
     t->max_off = 0;
-    for (int k = 0; k < a->k; ++k)
-        for (rl_dim_t ox = 0; ox < ow; ++ox)
+    for (int tap = 0; tap < t->k; ++tap) /* W tap tw = tap / nz, mix term q = tap % nz */
+        for (rl_dim_t ox = 0; ox < rs->out[2]; ++ox)
             for (rl_dim_t c = 0; c < cb; ++c) {
-                const size_t j = (size_t)(k * t->len + ox * cb + c);
-                t->off[j] = (int32_t)((a->idx[ox * a->k + k] * sw + c * cstep) * es);
-                t->w[j] = a->w[ox * a->k + k];
+                const rl_dim_t at = rs->planar ? c * rs->out[2] + ox : ox * cb + c;
+                const size_t j = (size_t)(tap * t->len + at);
+                const rl_dim_t tw = ox * a->k + tap / rs->mix_nz;
+                rl_dim_t k;
+                float m;
+                mix_term(rs, c, tap % rs->mix_nz, &k, &m);
+                t->off[j] = (int32_t)((a->idx[tw] * sw + rl_rs_coff(&rs->src, k)) * es);
+                t->w[j] = a->w[tw] * m;
                 t->max_off = t->off[j] > t->max_off ? t->off[j] : t->max_off;
             }
+    return RL_SUCCESS;
+}
+
+/* The channel mix of attr as terms (resampling.h): each destination channel's source channels
+ * of non-zero weight in order, padded to the most any channel has with weight-0 repeats. */
+static rl_status_t mix_init(rl_resampling_t *rs, const_rl_attr_t attr) {
+    rs->mix_nz = 1;
+    if (attr == NULL || attr->mix == NULL) return RL_SUCCESS;
+    const int ns = attr->mix_src;
+    for (int c = 0; c < attr->mix_dst; ++c) {
+        int nz = 0;
+        for (int k = 0; k < ns; ++k) nz += attr->mix[c * ns + k] != 0.0f;
+        rs->mix_nz = nz > rs->mix_nz ? nz : rs->mix_nz;
+    }
+    const size_t terms = (size_t)attr->mix_dst * (size_t)rs->mix_nz;
+    rs->mix_k = rl_malloc(terms * sizeof *rs->mix_k);
+    rs->mix_w = rl_malloc(terms * sizeof *rs->mix_w);
+    RETURN_IF_AT(where, !rs->mix_k || !rs->mix_w, RL_OUT_OF_MEMORY,
+                 "cannot allocate the channel mix");
+    for (int c = 0; c < attr->mix_dst; ++c) {
+        int32_t *k = rs->mix_k + c * rs->mix_nz;
+        float *w = rs->mix_w + c * rs->mix_nz;
+        int q = 0;
+        for (int s = 0; s < ns; ++s)
+            if (attr->mix[c * ns + s] != 0.0f) k[q] = s, w[q++] = attr->mix[c * ns + s];
+        for (; q < rs->mix_nz; ++q) k[q] = q > 0 ? k[q - 1] : 0, w[q] = 0.0f;
+    }
     return RL_SUCCESS;
 }
 
@@ -165,22 +228,50 @@ static rl_status_t vtab_init(rl_resampling_t *rs) {
     return RL_SUCCESS;
 }
 
+/* Whether a group's source row is one run V-first can widen whole: its scb channels are
+ * the first elements of every pixel (coff(k) = k, pixel pitch sw >= scb). A pixel may hold
+ * more (the alpha of an RGBA frame read as RGB): they are widened and summed unused. */
+static bool src_runs(const rl_resampling_t *rs, rl_dim_t scb) {
+    if (rs->src.sw < scb || rs->c % rs->cb) return false; /* a short last group differs */
+    for (rl_dim_t k = 0; k < scb; ++k)
+        if (rl_rs_coff(&rs->src, k) != k) return false;
+    return true;
+}
+
 /* Which pass goes first. Horizontal first computes every source row the vertical taps name
- * at the output width (gathered taps); vertical first widens those rows (contiguous), sums
- * them at the source width, then gathers once per output row. The cost counts a gathered
- * multiply-add as RS_GATHER_COST contiguous ones. Vertical first needs each group's source
- * row dense ([ix][c], every element next to the last) and only pays when shrinking. */
-#define RS_GATHER_COST 4.0
-static bool choose_vfirst(const rl_resampling_t *rs) {
-    const rl_rs_side_t *s = &rs->src;
-    const bool dense = rs->cb == 1 ? s->sw == 1 : s->sw == rs->cb && (s->blk > 1 || s->sc == 1);
-    if (!dense || rs->c % rs->cb) return false; /* a short last group is not dense */
-    const double rows = (double)rs->in[0] * (double)rs->in[1];
+ * at the output width (gathered taps); vertical first widens those rows (contiguous, vlen
+ * elements with any unused ones between pixels), sums them at the source width, then gathers
+ * once per output row. Both compute only the source rows some tap names. The cost counts a
+ * gathered multiply-add as RS_GATHER_COST contiguous ones: a gather fetches its elements one
+ * at a time where a contiguous operation takes a vector of them (8 f32 in AVX2). One constant
+ * for every ISA, so the pass order, and with it the bits, never depend on the ISA. Sets
+ * rs->vlen for vertical first. */
+#define RS_GATHER_COST 8.0
+
+/* How many source indices the taps of an axis name (both passes compute only those rows: a
+ * shrink without a filter, NEAREST or LINEAR, skips most of them). */
+static double indices_used(const rl_rs_axis_t *a, rl_dim_t in, rl_dim_t out) {
+    rl_dim_t used = 0, last = -1;
+    /* each output's taps are a run of consecutive indices starting no earlier than the last
+     * output's: an index is new when it passes the largest so far */
+    for (rl_dim_t j = 0; j < out * a->k; ++j)
+        if (a->idx[j] > last) ++used, last = a->idx[j];
+    return (double)(used < in ? used : in);
+}
+
+static bool choose_vfirst(rl_resampling_t *rs) {
+    const rl_dim_t scb = rs->mix_k ? rs->c_src : rs->cb;
+    if (!src_runs(rs, scb)) return false;
+    const rl_dim_t vlen = (rs->in[2] - 1) * rs->src.sw + scb;
+    const double rows = indices_used(&rs->axis[0], rs->in[0], rs->out[0]) *
+                        indices_used(&rs->axis[1], rs->in[1], rs->out[1]);
     const double orows = (double)rs->out[0] * (double)rs->out[1];
-    const double iw = (double)rs->in[2] * (double)rs->cb, ow = (double)rs->out[2] * (double)rs->cb;
-    const double kw = rs->axis[2].k, kv = (double)rs->axis[0].k * (double)rs->axis[1].k;
+    const double iw = (double)vlen, ow = (double)rs->out[2] * (double)rs->cb;
+    const double kw = (double)rs->axis[2].k * rs->mix_nz;
+    const double kv = (double)rs->axis[0].k * (double)rs->axis[1].k;
     const double hfirst = rows * ow * kw * RS_GATHER_COST + orows * ow * kv;
     const double vfirst = rows * iw + orows * iw * kv + orows * ow * kw * RS_GATHER_COST;
+    rs->vlen = vfirst < hfirst ? vlen : 0;
     return vfirst < hfirst;
 }
 
@@ -201,7 +292,7 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->isa = t->resample_v.isa > rs->isa ? t->resample_v.isa : rs->isa;
     rs->isa = t->from_f32[ddt].isa > rs->isa ? t->from_f32[ddt].isa : rs->isa;
     if (rs->vfirst) rs->isa = t->to_f32[sdt].isa > rs->isa ? t->to_f32[sdt].isa : rs->isa;
-    const size_t in = (size_t)(rs->in[2] * rs->cb), out = (size_t)rs->htab[0].len;
+    const size_t in = (size_t)rs->vlen, out = (size_t)rs->htab[0].len;
     const size_t in16 = (in + 15) / 16 * 16, out16 = (out + 15) / 16 * 16; /* whole lines */
     rs->ring_stride = rs->vfirst ? in16 : out16;
     rs->out_at = rs->ring_stride * (size_t)rs->kv;
@@ -221,12 +312,14 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
 }
 
 static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_md_t *src,
-                         const rl_md_t *dst, int nthreads) {
+                         const rl_md_t *dst, const_rl_attr_t attr, int nthreads) {
     rs->alg = alg;
+    CHECK_STATUS(mix_init(rs, attr));
     CHECK_STATUS(side_init(&rs->src, rs->in, src, "src"));
     CHECK_STATUS(side_init(&rs->dst, rs->out, dst, "dst"));
     rs->n = src->dims[0];
-    rs->c = src->dims[1];
+    rs->c = dst->dims[1];
+    rs->c_src = src->dims[1];
     rs->c_padded = dst->padded_dims[1];
     rs->src_es = rl_dt_size(src->data_type);
     rs->dst_es = rl_dt_size(dst->data_type);
@@ -246,6 +339,8 @@ static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_
     }
     choose_groups(rs);
     rs->vfirst = choose_vfirst(rs);
+    /* a planar destination takes each channel's pixels as one run: rows in that order */
+    rs->planar = rs->dst.sw == 1 && rs->cb > 1 && rs->out[2] > 1;
     CHECK_STATUS(htab_init(rs, &rs->htab[0], rs->cb));
     if (rs->c % rs->cb) CHECK_STATUS(htab_init(rs, &rs->htab[1], rs->c % rs->cb));
     CHECK_STATUS(vtab_init(rs));
@@ -257,19 +352,27 @@ void rl_resampling_free(rl_resampling_t *rs) {
     for (int d = 0; d < 3; ++d) rl_free(rs->axis[d].idx), rl_free(rs->axis[d].w);
     for (int g = 0; g < 2; ++g) rl_free(rs->htab[g].off), rl_free(rs->htab[g].w);
     rl_free(rs->vkey), rl_free(rs->vslot), rl_free(rs->vw);
+    rl_free(rs->mix_k), rl_free(rs->mix_w);
     rl_free(rs->scratch), rl_free(rs->tags), rl_free((void *)rs->rowptrs);
     rl_free(rs);
 }
 
 /* Scales and zero points vary at most per N and C: the spatial index differs between the
  * sides, and a row converts with one parameter set per channel. */
-static rl_status_t check_masks(const rl_problem_t *e) {
+static rl_status_t check_masks(const rl_problem_t *e, const_rl_attr_t attr) {
     static const char *const names[RL_Q_COUNT] = {"src scales", "src zero points", "dst scales",
                                                   "dst zero points"};
     for (int j = 0; j < RL_Q_COUNT; ++j)
         RETURN_IF_AT(where, e->q[j].present && (e->q[j].mask & ~3), RL_UNIMPLEMENTED,
                      "%s mask 0x%x varies along a spatial dim: a resampling takes masks on N "
                      "and C only (bits 0 and 1)",
+                     names[j], (unsigned)e->q[j].mask);
+    const bool mix = attr != NULL && attr->mix != NULL;
+    for (int j = RL_Q_SRC_SCALE; j <= RL_Q_SRC_ZP; ++j) /* they apply after the mix */
+        RETURN_IF_AT(where, mix && e->q[j].present && (e->q[j].mask & 2), RL_UNIMPLEMENTED,
+                     "%s mask 0x%x is per channel, with a channel mix: src parameters apply "
+                     "after the mix, so per tensor or per N only (dst ones may vary per "
+                     "channel)",
                      names[j], (unsigned)e->q[j].mask);
     return RL_SUCCESS;
 }
@@ -285,15 +388,20 @@ static rl_status_t setup(rl_primitive_t prim, rl_resampling_alg_t alg, const rl_
     prim->dst_arg = RL_ARG_DST;
     snprintf(prim->info, sizeof prim->info, "alg=%s", alg_name(alg));
     CHECK_STATUS(rl_primitive_setup_attrs(prim, attr, where));
-    CHECK_STATUS(check_masks(&prim->problem));
+    CHECK_STATUS(check_masks(&prim->problem, attr));
     prim->resampling = rl_calloc(1, sizeof *prim->resampling);
     RETURN_IF_AT(where, prim->resampling == NULL, RL_OUT_OF_MEMORY, "cannot allocate a resampling");
     rl_resampling_t *rs = prim->resampling;
-    CHECK_STATUS(build(rs, alg, &prim->src_md, &prim->dst_md, prim->engine->nthreads));
+    CHECK_STATUS(build(rs, alg, &prim->src_md, &prim->dst_md, attr, prim->engine->nthreads));
     snprintf(prim->impl_name, sizeof prim->impl_name, "resample-%s:%s", alg_name(alg),
              rl_isa_name(rs->isa));
     const size_t o = strlen(prim->info); /* the pass order, for the verbose log */
     snprintf(prim->info + o, sizeof prim->info - o, " passes=%s", rs->vfirst ? "vh" : "hv");
+    if (rs->mix_k != NULL) {
+        const size_t m = strlen(prim->info);
+        snprintf(prim->info + m, sizeof prim->info - m, " mix=%lldx%lld", (long long)rs->c,
+                 (long long)rs->c_src);
+    }
     return RL_SUCCESS;
 }
 
@@ -301,7 +409,7 @@ rl_status_t rl_resampling_create(rl_primitive_t *p, rl_engine_t engine, rl_resam
                                  const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
                                  const_rl_attr_t attr) {
     const double t0 = rl_now_ms();
-    CHECK_STATUS(check_args(p, engine, alg, src, dst));
+    CHECK_STATUS(check_args(p, engine, alg, src, dst, attr));
     rl_primitive_t prim;
     CHECK_STATUS(rl_primitive_alloc(&prim, "resampling", engine, where));
     const rl_status_t st = setup(prim, alg, src, dst, attr);

@@ -25,10 +25,15 @@ typedef struct {
     float *w;
 } rl_rs_axis_t;
 
-/* The horizontal tables of a channel group of cb channels: row element j = ox * cb + c reads
- * byte off[t * len + j] from the row's start with weight w[t * len + j]. */
+/* The horizontal tables of a channel group of cb channels: row element j = ox * cb + c
+ * (j = c * OW + ox in planar order, rl_resampling_t.planar) reads
+ * byte off[t * len + j] from the row's start with weight w[t * len + j], t < k. With a
+ * channel mix, tap t = tw * nz + q is W tap tw of the q-th source channel that channel c
+ * mixes, weighted by the W weight times the mix weight (rounded to f32 once). */
 typedef struct {
     rl_dim_t cb, len; /* channels, row length (OW * cb) */
+    rl_dim_t scb;     /* source channels a row of the group reads (cb without a mix) */
+    int k;            /* taps per element: the W axis's times the mix's terms */
     int32_t *off;
     float *w;
     int32_t max_off; /* the largest offset: which rows may take dword gathers */
@@ -47,7 +52,12 @@ static inline rl_dim_t rl_rs_coff(const rl_rs_side_t *s, rl_dim_t c) {
 
 typedef struct rl_resampling {
     rl_resampling_alg_t alg;
-    rl_dim_t n, c, c_padded; /* c_padded: dst channels with a block's padding */
+    rl_dim_t n, c, c_padded; /* dst channels; c_padded: with a block's padding */
+    rl_dim_t c_src;          /* src channels (c without a mix) */
+    int mix_nz;              /* terms per dst channel: source channels it reads (1: no mix) */
+    int32_t *mix_k;          /* [c][mix_nz] source channel of each term (NULL: no mix) */
+    float *mix_w;            /* [c][mix_nz] its weight */
+    rl_dim_t vlen;           /* V-first: elements of a group's source row (pitch sw) */
     rl_dim_t in[3], out[3];  /* spatial D, H, W (1 where the rank has none) */
     rl_dim_t cb, groups;     /* channels per group (the last may have fewer) */
     rl_rs_side_t src, dst;
@@ -59,7 +69,8 @@ typedef struct rl_resampling {
     int32_t *vslot;                 /* [OD * OH][kv] ring slot */
     float *vw;                      /* [OD * OH][kv] weights */
     bool vfirst;                    /* the vertical pass first (choose_vfirst) */
-    rl_resample_h_fn h, h_scalar;   /* of the source type, or f32 when V-first */
+    bool planar; /* rows in planar order [c][ox]: dst pixels adjacent, channels apart (nchw) */
+    rl_resample_h_fn h, h_scalar; /* of the source type, or f32 when V-first */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */

@@ -63,8 +63,8 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
     const rl_rs_htab_t *t = htab_of(rs, g);
     const size_t at = src_row(rs, n, g, key);
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;
-    (safe ? rs->h : rs->h_scalar)((size_t)t->len, (size_t)rs->axis[2].k, (size_t)t->len, t->off,
-                                  t->w, job->src + at, out);
+    (safe ? rs->h : rs->h_scalar)((size_t)t->len, (size_t)t->k, (size_t)t->len, t->off, t->w,
+                                  job->src + at, out);
 }
 
 /* The conversion parameters of channel c of image n (masks on N and C only). */
@@ -206,16 +206,35 @@ static void store_chunk(const job_t *job, const pos_t *p, rl_dim_t x0, rl_dim_t 
     if (p->g == rs->groups - 1 && rs->c_padded > rs->c) store_padding(job, &k);
 }
 
-/* Stores a whole output row, CHUNK floats at a time (store_planar's stack buffer). */
+/* Pixels x0 .. x1 - 1 of channel c (of the group) of output row p, from a row in planar
+ * order (rs->planar): one conversion call. */
+static void store_plane(const job_t *job, const pos_t *p, rl_dim_t c, rl_dim_t x0, rl_dim_t x1,
+                        const float *v) {
+    const rl_resampling_t *rs = job->rs;
+    const rl_rs_side_t *d = &rs->dst;
+    const rl_dim_t ch = p->g * rs->cb + c;
+    const rl_dim_t at =
+        d->off0 + p->n * d->sn + p->od * d->sd + p->oh * d->sh + rl_rs_coff(d, ch) + x0;
+    const rl_cvt_params_t prm = params(job, p->n, ch);
+    rs->store((size_t)(x1 - x0), v, job->dst + at * (rl_dim_t)rs->dst_es, &prm, false);
+}
+
+/* Stores a whole output row: a channel at a time from a planar row, else CHUNK floats at a
+ * time (store_planar's stack buffer). */
 static void store_row(const job_t *job, const pos_t *p, const float *out) {
     const rl_dim_t cb = htab_of(job->rs, p->g)->cb, ow = job->rs->out[2];
+    if (job->rs->planar) {
+        for (rl_dim_t c = 0; c < cb; ++c) store_plane(job, p, c, 0, ow, out + c * ow);
+        return;
+    }
     const rl_dim_t px = CHUNK / cb;
     for (rl_dim_t x0 = 0; x0 < ow; x0 += px)
         store_chunk(job, p, x0, x0 + px < ow ? x0 + px : ow, out + x0 * cb);
 }
 
 /* The row a ring slot holds for source row `key`: its horizontal pass (H-first), or the row
- * widened to f32 (V-first: a dense row, one conversion call without parameters). */
+ * widened to f32 (V-first: the group's run of vlen elements, one conversion call without
+ * parameters). */
 static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r) {
     const rl_resampling_t *rs = job->rs;
     if (!rs->vfirst) {
@@ -223,8 +242,7 @@ static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r) 
         return;
     }
     const rl_cvt_params_t none = {0, 0.f, 1.f, 0.f, 1.f, 0.f};
-    const size_t len = (size_t)(rs->in[2] * htab_of(rs, p->g)->cb);
-    rs->widen(len, job->src + src_row(rs, p->n, p->g, key), r, &none, false);
+    rs->widen((size_t)rs->vlen, job->src + src_row(rs, p->n, p->g, key), r, &none, false);
 }
 
 /* Output row p through the task's scratch `w`: each tap's row comes from the ring (computed
@@ -244,10 +262,9 @@ static void ring_row(const job_t *job, float *w, rl_dim_t *tags, const float **r
         rows[k] = r;
     }
     float *out = w + rs->out_at, *sum = rs->vfirst ? w + rs->tmp_at : out;
-    const size_t len = (size_t)(rs->vfirst ? rs->in[2] * t->cb : t->len);
+    const size_t len = (size_t)(rs->vfirst ? rs->vlen : t->len);
     rs->v(len, (size_t)rs->kv, rows, rs->vw + p->orow * rs->kv, sum);
-    if (rs->vfirst)
-        rs->h((size_t)t->len, (size_t)rs->axis[2].k, (size_t)t->len, t->off, t->w, sum, out);
+    if (rs->vfirst) rs->h((size_t)t->len, (size_t)t->k, (size_t)t->len, t->off, t->w, sum, out);
     store_row(job, p, out);
 }
 
@@ -283,8 +300,8 @@ static void direct_hfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_
     for (int tv = 0; tv < rs->kv; ++tv) {
         const rl_dim_t j = p->orow * rs->kv + tv;
         const size_t at = src_row(rs, p->n, p->g, rs->vkey[j]);
-        rs->h_scalar((size_t)m, (size_t)rs->axis[2].k, (size_t)t->len, t->off + j0, t->w + j0,
-                     job->src + at, h);
+        rs->h_scalar((size_t)m, (size_t)t->k, (size_t)t->len, t->off + j0, t->w + j0, job->src + at,
+                     h);
         const float w = rs->vw[j];
         for (rl_dim_t i = 0; i < m; ++i) acc[i] = tv == 0 ? w * h[i] : acc[i] + w * h[i];
     }
@@ -309,18 +326,28 @@ static void direct_vfirst(const job_t *job, const pos_t *p, rl_dim_t j0, rl_dim_
     const rl_resampling_t *rs = job->rs;
     const rl_rs_htab_t *t = htab_of(rs, p->g);
     for (rl_dim_t i = 0; i < m; ++i)
-        for (int tw = 0; tw < rs->axis[2].k; ++tw) {
+        for (int tw = 0; tw < t->k; ++tw) {
             const size_t at = (size_t)(tw * t->len + j0 + i);
             const float x = t->w[at] * vsum(job, p, t->off[at] / 4);
             acc[i] = tw == 0 ? x : acc[i] + x;
         }
 }
 
-/* Output row p without scratch, CHUNK floats at a time, with the ring path's arithmetic. */
+/* Output row p without scratch, CHUNK floats at a time, with the ring path's arithmetic:
+ * along each channel's pixels for a planar row, else along the row's pixels. */
 static void direct_row(const job_t *job, const pos_t *p) {
     const rl_resampling_t *rs = job->rs;
     const rl_dim_t cb = htab_of(rs, p->g)->cb, px = CHUNK / cb, ow = rs->out[2];
     float acc[CHUNK];
+    if (rs->planar) {
+        for (rl_dim_t c = 0; c < cb; ++c)
+            for (rl_dim_t x0 = 0; x0 < ow; x0 += CHUNK) {
+                const rl_dim_t x1 = x0 + CHUNK < ow ? x0 + CHUNK : ow;
+                (rs->vfirst ? direct_vfirst : direct_hfirst)(job, p, c * ow + x0, x1 - x0, acc);
+                store_plane(job, p, c, x0, x1, acc);
+            }
+        return;
+    }
     for (rl_dim_t x0 = 0; x0 < ow; x0 += px) {
         const rl_dim_t x1 = x0 + px < ow ? x0 + px : ow;
         (rs->vfirst ? direct_vfirst : direct_hfirst)(job, p, x0 * cb, (x1 - x0) * cb, acc);

@@ -13,6 +13,7 @@
  * The documented messages are those of an x86-64 build (the ISA names and the size_t limit
  * differ in WebAssembly), so ctest runs --check-doc only there.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,6 +468,64 @@ static void resampling_rows(rl_engine_t e, rl_memory_desc_t any) {
     rl_md_destroy(dz), rl_md_destroy(r2), rl_md_destroy(r6), rl_md_destroy(b), rl_md_destroy(d3);
 }
 
+/* rl_attr_set_channel_mix, and the primitives that take (or refuse) a mix. */
+static void channel_mix_rows(rl_engine_t e) {
+    static const float gray[3] = {0.299f, 0.587f, 0.114f}, nan3[3] = {1.0f, NAN, 0.0f};
+    static const float inf3[3] = {INFINITY, 0.0f, 0.0f}, many[65] = {1.0f};
+    const int64_t s4[4] = {1, 3, 8, 8}, d4[4] = {1, 1, 4, 4}, d3[4] = {1, 3, 4, 4};
+    const int64_t s44[4] = {1, 4, 8, 8}, r4[4] = {1, 3, 8, 8};
+    rl_memory_desc_t src = NULL, dst = NULL, dst3 = NULL, src4 = NULL, same = NULL;
+    rl_md_create_with_tag(&src, 4, s4, RL_U8, "nhwc");
+    rl_md_create_with_tag(&dst, 4, d4, RL_F32, "nchw");
+    rl_md_create_with_tag(&dst3, 4, d3, RL_F32, "nchw");
+    rl_md_create_with_tag(&src4, 4, s44, RL_U8, "nhwc");
+    rl_md_create_with_tag(&same, 4, r4, RL_F32, "nchw");
+    rl_attr_t a = NULL, q = NULL;
+    rl_attr_create(&a), rl_attr_create(&q);
+    ROW("attr_set_channel_mix: NULL attr", RL_INVALID_ARGUMENTS,
+        rl_attr_set_channel_mix(NULL, 1, 3, gray));
+    static const struct {
+        const char *name;
+        rl_status_t want;
+        int dst_channels, src_channels;
+        const float *weights;
+    } mixes[] = {
+        {"attr_set_channel_mix: NULL weights", RL_INVALID_ARGUMENTS, 1, 3, NULL},
+        {"attr_set_channel_mix: 0 dst channels", RL_INVALID_ARGUMENTS, 0, 3, gray},
+        {"attr_set_channel_mix: -1 src channels", RL_INVALID_ARGUMENTS, 1, -1, gray},
+        {"attr_set_channel_mix: 65 src channels", RL_UNIMPLEMENTED, 1, 65, many},
+        {"attr_set_channel_mix: a NaN weight", RL_INVALID_ARGUMENTS, 1, 3, nan3},
+        {"attr_set_channel_mix: an infinite weight", RL_INVALID_ARGUMENTS, 1, 3, inf3},
+    };
+    for (size_t i = 0; i < sizeof mixes / sizeof *mixes; ++i)
+        ROW(mixes[i].name, mixes[i].want,
+            rl_attr_set_channel_mix(a, mixes[i].dst_channels, mixes[i].src_channels,
+                                    mixes[i].weights));
+    rl_attr_set_channel_mix(a, 1, 3, gray);
+    rl_attr_set_channel_mix(q, 1, 3, gray);
+    rl_attr_set_scales(q, RL_ARG_SRC, 1 << 1, NULL);
+    rl_primitive_t hp;
+    const rl_resampling_alg_t lin = RL_RESAMPLING_LINEAR;
+    const struct {
+        const char *name;
+        rl_status_t want;
+        rl_memory_desc_t src, dst;
+        rl_attr_t attr;
+    } creates[] = {
+        {"resampling_create: mix 1x3, dst C 3", RL_INVALID_ARGUMENTS, src, dst3, a},
+        {"resampling_create: mix 1x3, src C 4", RL_INVALID_ARGUMENTS, src4, dst, a},
+        {"resampling_create: mix, src scales per C", RL_UNIMPLEMENTED, src, dst, q},
+    };
+    for (size_t i = 0; i < sizeof creates / sizeof *creates; ++i)
+        ROWH(creates[i].name, creates[i].want, hp,
+             rl_resampling_create(&hp, e, lin, creates[i].src, creates[i].dst, creates[i].attr));
+    ROWH("reorder_create: attr with a mix", RL_UNIMPLEMENTED, hp,
+         rl_reorder_create(&hp, e, same, same, a));
+    rl_attr_destroy(a), rl_attr_destroy(q);
+    rl_md_destroy(src), rl_md_destroy(dst), rl_md_destroy(dst3), rl_md_destroy(src4);
+    rl_md_destroy(same);
+}
+
 static void execute_rows(rl_engine_t e, rl_stream_t s, rl_memory_desc_t md) {
     static float src[120], dst[120];
     rl_primitive_t p = NULL, rt = NULL, bwd = NULL;
@@ -673,6 +732,7 @@ int main(int argc, char **argv) {
     md_rows(any);
     object_rows(e, md, any);
     resampling_rows(e, any);
+    channel_mix_rows(e);
     execute_rows(e, s, md);
     success_rows();
     rl_md_destroy(md);

@@ -121,6 +121,18 @@ static rl_status_t attr_create(void *ctx, void **out) {
     return rl_attr_create((rl_attr_t *)out);
 }
 
+/* An attr with a channel mix (gray from RGB): the attr, then the mix's copy of the weights. */
+static rl_status_t attr_with_mix(void *ctx, void **out) {
+    static const float gray[3] = {0.299f, 0.587f, 0.114f};
+    (void)ctx;
+    rl_status_t st = rl_attr_create((rl_attr_t *)out);
+    if (st == RL_SUCCESS && (st = rl_attr_set_channel_mix(*out, 1, 3, gray)) != RL_SUCCESS) {
+        rl_attr_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 static rl_status_t engine_create(void *ctx, void **out) {
     return rl_engine_create((rl_engine_t *)out, *(const int *)ctx);
 }
@@ -218,14 +230,19 @@ static rl_status_t rs_create(void *ctx, void **out) {
     return rl_resampling_create((rl_primitive_t *)out, th_engine(), c->alg, c->s, c->d, c->la);
 }
 
-static void rs_sweep(const th_attr_t *attr) {
+/* mix: with a channel mix (gray from RGB) in the attr, a 1-channel destination. */
+static void rs_sweep(const th_attr_t *attr, bool mix) {
+    static const float gray[3] = {0.299f, 0.587f, 0.114f};
     rs_case_t c = {RL_RESAMPLING_NEAREST, NULL, NULL, NULL};
     CHECK_STATUS(rl_md_create_from_string(&c.s, "u8:nhwc:2x3x17x23"), RL_SUCCESS);
-    CHECK_STATUS(rl_md_create_from_string(&c.d, "f32:any:2x3x9x31"), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_from_string(&c.d, mix ? "f32:any:2x1x9x31" : "f32:any:2x3x9x31"),
+                 RL_SUCCESS);
     CHECK_STATUS(th_attr_make(attr, &c.la), RL_SUCCESS);
+    if (mix) CHECK_STATUS(rl_attr_set_channel_mix(c.la, 1, 3, gray), RL_SUCCESS);
     for (int alg = RL_RESAMPLING_NEAREST; alg <= RL_RESAMPLING_AREA; ++alg) {
         char what[96];
-        snprintf(what, sizeof what, "rl_resampling_create alg %d u8 nhwc -> f32 any +attr", alg);
+        snprintf(what, sizeof what, "rl_resampling_create alg %d u8 nhwc -> f32 any +attr%s", alg,
+                 mix ? " +mix" : "");
         c.alg = (rl_resampling_alg_t)alg;
         sweep(what, rs_create, drop_prim, NULL, &c);
     }
@@ -273,6 +290,7 @@ int main(void) {
     sweep("rl_md_permute_axes of nChw16c", md_perm, drop_md, NULL, parent);
     rl_md_destroy(parent);
     sweep("rl_attr_create", attr_create, drop_attr, NULL, NULL);
+    sweep("rl_attr_create + rl_attr_set_channel_mix", attr_with_mix, drop_attr, NULL, NULL);
     static const int threads[] = {1, 2, 4};
     for (int i = 0; i < 3; i++) {
         char what[64];
@@ -301,7 +319,10 @@ int main(void) {
         {.src = "u8:nhwc:1x24x4x4", .shuffle = 3, .axis = -3, .group = 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) prim_sweep(&cases[i]);
-    rs_sweep(&attr);
+    rs_sweep(&attr, false);
+    th_attr_t per_n = attr; /* with a mix, src parameters vary per N at most */
+    per_n.scale[0].mask = 1;
+    rs_sweep(&per_n, true);
 
     th_fini();
     return tu_finish("test_oom");

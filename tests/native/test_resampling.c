@@ -7,7 +7,10 @@
  * f32, so each element is checked against the range the reference pipeline gives for the
  * exact value +- an f32 accumulation bound. Also: every byte outside the destination's
  * elements stays as it was (padding of a blocked destination is zero), and the path an
- * execution takes without scratch gives the ring's bits. The isa-* copies run each level.
+ * execution takes without scratch gives the ring's bits. A quarter of the cases carry a
+ * random channel mix (permutations, one gray-like row, weights with zeros), checked as the
+ * mix of the reference's resampled source channels; views may skip channels of their parent
+ * (an RGBA frame read as RGB). The isa-* copies run each level.
  */
 #include <math.h>
 #include <pthread.h>
@@ -20,7 +23,8 @@
 
 void rl_resampling_force_direct(bool on); /* internal test hook (static library) */
 
-#define MAXT 96 /* taps per axis the reference holds */
+#define MAXT   96 /* taps per axis the reference holds */
+#define MAXMIX 8  /* channels on each side of a random mix */
 
 typedef struct {
     int n;
@@ -108,6 +112,8 @@ typedef struct {
     const char *stag, *dtag;
     int src_view, dst_view; /* a crop of a larger source, a letterbox in a larger destination */
     th_attr_t attr;
+    int mix;                     /* a channel mix: sdims[1] -> ddims[1] channels */
+    float mixw[MAXMIX * MAXMIX]; /* [dst channel][src channel] */
 } case_t;
 
 static tu_rng_t rng;
@@ -137,17 +143,42 @@ static void fill_values(void *buf, const nr_md_t *md) {
     } while (nr_next_index(md->ndims, md->dims, idx));
 }
 
-static void random_quant(th_quant_t *q, const case_t *c, int zp) {
+/* A source parameter takes no channel mask with a mix (it applies after the mix). */
+static void random_quant(th_quant_t *q, const case_t *c, int zp, int is_src) {
     q->set = tu_chance(&rng, 0.3);
     if (!q->set) return;
-    q->mask = (int)tu_range(&rng, 0, 3);
+    q->mask = (int)tu_range(&rng, 0, 3) & (c->mix && is_src ? 1 : 3);
     q->runtime = tu_chance(&rng, 0.3);
-    const int64_t n = (q->mask & 1 ? c->sdims[0] : 1) * (q->mask & 2 ? c->sdims[1] : 1);
+    const int64_t n = (q->mask & 1 ? c->ddims[0] : 1) * (q->mask & 2 ? c->ddims[1] : 1);
     for (int64_t i = 0; i < n; ++i) {
         q->f[i] = (float)(0.25 + tu_uniform(&rng) * 1.75) * (tu_chance(&rng, 0.2) ? -1 : 1);
         q->i[i] = (int32_t)tu_range(&rng, -5, 5);
     }
     (void)zp;
+}
+
+/* A channel mix of 1 to MAXMIX channels a side: a permutation, one weighted row (gray), or
+ * weights in [-2, 2] with a third of them 0. */
+static void random_mix(case_t *c) {
+    const int kind = (int)tu_range(&rng, 0, 2);
+    const int64_t ns = tu_range(&rng, 1, MAXMIX);
+    const int64_t nd = kind == 0 ? ns : kind == 1 ? 1 : tu_range(&rng, 1, MAXMIX);
+    int64_t perm[MAXMIX];
+    c->mix = 1;
+    c->sdims[1] = ns, c->ddims[1] = nd;
+    memset(c->mixw, 0, sizeof c->mixw);
+    for (int64_t k = 0; k < ns; ++k) perm[k] = k;
+    for (int64_t k = ns - 1; k > 0; --k) { /* Fisher-Yates */
+        const int64_t j = tu_range(&rng, 0, k), t = perm[k];
+        perm[k] = perm[j], perm[j] = t;
+    }
+    for (int64_t d = 0; d < nd; ++d)
+        for (int64_t k = 0; k < ns; ++k) {
+            const double u = tu_uniform(&rng);
+            if (kind == 0) c->mixw[d * ns + k] = perm[d] == k ? 1.0f : 0.0f;
+            if (kind == 1) c->mixw[k] = (float)u;
+            if (kind == 2) c->mixw[d * ns + k] = tu_chance(&rng, 0.33) ? 0.0f : (float)(u * 4 - 2);
+        }
 }
 
 static void random_case(case_t *c) {
@@ -170,10 +201,11 @@ static void random_case(case_t *c) {
     c->dtag = random_tag(c->ndims);
     c->src_view = !is_blocked(c->stag) && tu_chance(&rng, 0.2);
     c->dst_view = !is_blocked(c->dtag) && tu_chance(&rng, 0.2);
-    random_quant(&c->attr.scale[0], c, 0);
-    random_quant(&c->attr.scale[1], c, 0);
-    random_quant(&c->attr.zp[0], c, 1);
-    random_quant(&c->attr.zp[1], c, 1);
+    if (tu_chance(&rng, 0.25)) random_mix(c);
+    random_quant(&c->attr.scale[0], c, 0, 1);
+    random_quant(&c->attr.scale[1], c, 0, 0);
+    random_quant(&c->attr.zp[0], c, 1, 1);
+    random_quant(&c->attr.zp[1], c, 1, 0);
     c->attr.nsum = tu_chance(&rng, 0.15);
     c->attr.beta = 0.5f;
 }
@@ -193,7 +225,10 @@ static void describe(const case_t *c, char *buf, size_t len) {
     o += snprintf(buf + o, len - (size_t)o, " ->");
     for (int d = 0; d < c->ndims; ++d)
         o += snprintf(buf + o, len - (size_t)o, "%s%lld", d ? "x" : " ", (long long)c->ddims[d]);
-    snprintf(buf + o, len - (size_t)o, " %s", th_attr_str(&c->attr, a, sizeof a));
+    o += snprintf(buf + o, len - (size_t)o, " %s", th_attr_str(&c->attr, a, sizeof a));
+    if (c->mix) o += snprintf(buf + o, len - (size_t)o, " mix");
+    for (int64_t j = 0; c->mix && j < c->sdims[1] * c->ddims[1]; ++j)
+        o += snprintf(buf + o, len - (size_t)o, "%s%g", j ? "," : "=", (double)c->mixw[j]);
 }
 
 /* ---- the reference ------------------------------------------------------------------- */
@@ -204,8 +239,8 @@ typedef struct {
     int taps;
 } exact_t;
 
-static exact_t resample_exact(const case_t *c, const nr_md_t *src, const unsigned char *sbuf,
-                              const int64_t *idx) {
+static exact_t channel_exact(const case_t *c, const nr_md_t *src, const unsigned char *sbuf,
+                             const int64_t *idx) {
     int grows = 0;
     for (int d = 2; d < c->ndims; ++d) grows |= c->ddims[d] > c->sdims[d];
     taps_t t[3];
@@ -227,6 +262,25 @@ static exact_t resample_exact(const case_t *c, const nr_md_t *src, const unsigne
         while (a >= 0 && ++k[a] == t[a].n) k[a--] = 0;
         if (a < 0) break;
     }
+    return e;
+}
+
+/* Destination element idx: its channel resampled, or with a mix the mix of every source
+ * channel resampled (the mix commutes with the linear resampling); each f32 sum then holds
+ * up to `terms` times more taps. */
+static exact_t resample_exact(const case_t *c, const nr_md_t *src, const unsigned char *sbuf,
+                              const int64_t *idx) {
+    if (!c->mix) return channel_exact(c, src, sbuf, idx);
+    exact_t e = {0, 0, 0};
+    int terms = 0;
+    for (int64_t k = 0; k < c->sdims[1]; ++k) {
+        const double m = c->mixw[idx[1] * c->sdims[1] + k];
+        if (m == 0) continue;
+        int64_t sidx[5] = {idx[0], k, idx[2], idx[3], idx[4]};
+        const exact_t ek = channel_exact(c, src, sbuf, sidx);
+        e.v += m * ek.v, e.mag += fabs(m) * ek.mag, e.taps = ek.taps, ++terms;
+    }
+    e.taps *= terms > 1 ? terms : 1;
     return e;
 }
 
@@ -277,7 +331,8 @@ static int in_range(const case_t *c, const int64_t *idx, const exact_t *e, doubl
 
 /* ---- running a case ------------------------------------------------------------------ */
 /* A tensor of the case: from its tag, or a view inside a parent 0-3 elements larger on each
- * side of every spatial dim. */
+ * side of every spatial dim, and sometimes 1-2 channels more after its own (the alpha of an
+ * RGBA frame read as RGB). */
 static int make_tensor(th_tensor_t *t, const case_t *c, const int64_t *dims, rl_data_type_t dt,
                        const char *tag, int view) {
     int64_t pdims[5], off[5] = {0, 0, 0, 0, 0};
@@ -286,6 +341,7 @@ static int make_tensor(th_tensor_t *t, const case_t *c, const int64_t *dims, rl_
         pdims[d] = dims[d] + before + (view && d >= 2 ? tu_range(&rng, 0, 3) : 0);
         off[d] = before;
     }
+    if (view && tu_chance(&rng, 0.5)) pdims[1] += tu_range(&rng, 1, 2);
     if (!CHECK_STATUS(th_tensor_tag(t, c->ndims, pdims, dt, tag), RL_SUCCESS)) return 0;
     return !view || CHECK_STATUS(th_tensor_view(t, dims, off), RL_SUCCESS);
 }
@@ -359,6 +415,10 @@ static int run_case(const case_t *c, const char *label) {
     tu_fill_garbage(init, dbytes, 2);
     fill_values(init, &dst.ref); /* dst_old for the sum */
     if (!CHECK_STATUS(th_attr_make(&c->attr, &attr), RL_SUCCESS)) goto done;
+    if (c->mix &&
+        !CHECK_STATUS(rl_attr_set_channel_mix(attr, (int)c->ddims[1], (int)c->sdims[1], c->mixw),
+                      RL_SUCCESS))
+        goto done;
     if (!CHECK_STATUS(rl_resampling_create(&p, th_engine(), (rl_resampling_alg_t)c->alg, src.lib,
                                            dst.lib, attr),
                       RL_SUCCESS))
@@ -380,24 +440,31 @@ done:
     return ok;
 }
 
-/* The shape of issue 22's workloads, once per algorithm: an RGB u8 frame (channels last) into
- * an f32 NCHW tensor scaled by 1/255 and divided by a std per channel. */
+/* The shape of issue 22's workloads, once per algorithm and channel order: an RGB u8 frame
+ * (channels last) into an f32 NCHW tensor scaled by 1/255 and divided by a std per channel,
+ * as RGB, as BGR (a permutation mix) and as gray (one BT.601 row). */
 static void image_cases(void) {
-    for (int alg = 1; alg <= 4; ++alg) {
-        case_t c;
-        memset(&c, 0, sizeof c);
-        c.alg = alg, c.ndims = 4, c.sdt = RL_U8, c.ddt = RL_F32, c.stag = "acdb", c.dtag = "abcd";
-        const int64_t s[4] = {1, 3, 108, 192}, d[4] = {1, 3, 22, 22};
-        memcpy(c.sdims, s, sizeof s), memcpy(c.ddims, d, sizeof d);
-        const float std[3] = {0.229f, 0.224f, 0.225f};
-        c.attr.scale[0].set = c.attr.scale[1].set = 1;
-        c.attr.scale[0].f[0] = 1.0f / 255;
-        c.attr.scale[1].mask = 2;
-        for (int ch = 0; ch < 3; ++ch) c.attr.scale[1].f[ch] = std[ch];
-        char label[512];
-        describe(&c, label, sizeof label);
-        run_case(&c, label);
-    }
+    static const float bgr[9] = {0, 0, 1, 0, 1, 0, 1, 0, 0}, gray[3] = {0.299f, 0.587f, 0.114f};
+    const float *const mixes[3] = {NULL, bgr, gray};
+    for (int alg = 1; alg <= 4; ++alg)
+        for (int m = 0; m < 3; ++m) {
+            case_t c;
+            memset(&c, 0, sizeof c);
+            c.alg = alg, c.ndims = 4, c.sdt = RL_U8, c.ddt = RL_F32, c.stag = "acdb";
+            c.dtag = "abcd";
+            const int64_t s[4] = {1, 3, 108, 192}, d[4] = {1, m == 2 ? 1 : 3, 22, 22};
+            memcpy(c.sdims, s, sizeof s), memcpy(c.ddims, d, sizeof d);
+            c.mix = mixes[m] != NULL;
+            if (c.mix) memcpy(c.mixw, mixes[m], (size_t)(3 * d[1]) * sizeof(float));
+            const float std[3] = {0.229f, 0.224f, 0.225f};
+            c.attr.scale[0].set = c.attr.scale[1].set = 1;
+            c.attr.scale[0].f[0] = 1.0f / 255;
+            c.attr.scale[1].mask = 2;
+            for (int ch = 0; ch < 3; ++ch) c.attr.scale[1].f[ch] = std[ch];
+            char label[512];
+            describe(&c, label, sizeof label);
+            run_case(&c, label);
+        }
 }
 
 /* One primitive executed by several threads at once (each into its own buffer): whichever
