@@ -1,8 +1,8 @@
-/* Resampling kernels (kernels.h, rl_resample_h_fn and rl_resample_v_fn), AVX2: 8 outputs per
- * vector, taps in order (mul, then add: the scalar twin's bits). The horizontal pass gathers
- * each tap's 8 source elements with vpgatherdd at their byte offsets and widens them in the
- * register (a dword read at a u8/s8/bf16 element's offset takes up to 3 bytes after it, which
- * the caller keeps inside the source); the last n % 8 outputs go through the scalar twin. */
+/* Resampling kernels (kernels.h: rl_resample_h_fn here, rl_resample_v_fn from resample-v-walk.h),
+ * AVX2: 8 outputs per vector, taps in order (mul, then add: the scalar twin's bits). The horizontal
+ * pass gathers each tap's 8 source elements with vpgatherdd at their byte offsets and widens them
+ * in the register (a dword read at a u8/s8/bf16 element's offset takes up to 3 bytes after it,
+ * which the caller keeps inside the source); the last n % 8 outputs go through the scalar twin. */
 #include "kernels.h"
 
 #include <immintrin.h>
@@ -45,32 +45,6 @@ DEFINE_RESAMPLE_H(s32)
 DEFINE_RESAMPLE_H(s8)
 DEFINE_RESAMPLE_H(u8)
 
-/* 32 outputs per step in four independent sums (the adds of one sum wait on each other). */
-void rl_f32_resample_v__avx2(RL_RESAMPLE_V_PARAMS) {
-    size_t j = 0;
-    for (; j + 32 <= n; j += 32) {
-        __m256 acc[4];
-        const __m256 w0 = _mm256_set1_ps(w[0]);
-        for (int u = 0; u < 4; ++u)
-            acc[u] = _mm256_mul_ps(w0, _mm256_loadu_ps(rows[0] + j + 8 * u));
-        for (size_t t = 1; t < k; ++t) {
-            const __m256 wt = _mm256_set1_ps(w[t]);
-            for (int u = 0; u < 4; ++u)
-                acc[u] =
-                    _mm256_add_ps(acc[u], _mm256_mul_ps(wt, _mm256_loadu_ps(rows[t] + j + 8 * u)));
-        }
-        for (int u = 0; u < 4; ++u) _mm256_storeu_ps(dst + j + 8 * u, acc[u]);
-    }
-    for (; j + 8 <= n; j += 8) {
-        __m256 acc = _mm256_mul_ps(_mm256_set1_ps(w[0]), _mm256_loadu_ps(rows[0] + j));
-        for (size_t t = 1; t < k; ++t)
-            acc = _mm256_add_ps(acc,
-                                _mm256_mul_ps(_mm256_set1_ps(w[t]), _mm256_loadu_ps(rows[t] + j)));
-        _mm256_storeu_ps(dst + j, acc);
-    }
-    for (; j < n; ++j) {
-        float a = w[0] * rows[0][j];
-        for (size_t t = 1; t < k; ++t) a = a + w[t] * rows[t][j];
-        dst[j] = a;
-    }
-}
+/* the vertical pass */
+#include "avx2-vec.h"
+#include "resample-v-walk.h"

@@ -1,6 +1,6 @@
-/* Resampling kernels (kernels.h, rl_resample_h_fn and rl_resample_v_fn), AVX-512: as the AVX2
- * ones (resample-avx2.c) with 16 outputs per vector; the last n % 16 outputs go through a
- * masked gather and store (lanes off the mask read and write nothing). */
+/* Resampling kernels (kernels.h: rl_resample_h_fn here, rl_resample_v_fn from resample-v-walk.h),
+ * AVX-512: as the AVX2 ones (resample-avx2.c) with 16 outputs per vector; the last n % 16 outputs
+ * go through a masked gather and store (lanes off the mask read and write nothing). */
 #include "kernels.h"
 
 #include <immintrin.h>
@@ -42,28 +42,6 @@ DEFINE_RESAMPLE_H(s32)
 DEFINE_RESAMPLE_H(s8)
 DEFINE_RESAMPLE_H(u8)
 
-/* 64 outputs per step in four independent sums, then 16 at a time, the tail masked. */
-void rl_f32_resample_v__avx512(RL_RESAMPLE_V_PARAMS) {
-    size_t j = 0;
-    for (; j + 64 <= n; j += 64) {
-        __m512 acc[4];
-        const __m512 w0 = _mm512_set1_ps(w[0]);
-        for (int u = 0; u < 4; ++u)
-            acc[u] = _mm512_mul_ps(w0, _mm512_loadu_ps(rows[0] + j + 16 * u));
-        for (size_t t = 1; t < k; ++t) {
-            const __m512 wt = _mm512_set1_ps(w[t]);
-            for (int u = 0; u < 4; ++u)
-                acc[u] =
-                    _mm512_add_ps(acc[u], _mm512_mul_ps(wt, _mm512_loadu_ps(rows[t] + j + 16 * u)));
-        }
-        for (int u = 0; u < 4; ++u) _mm512_storeu_ps(dst + j + 16 * u, acc[u]);
-    }
-    for (; j < n; j += 16) {
-        const __mmask16 m = n - j >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - j)) - 1);
-        __m512 acc = _mm512_mul_ps(_mm512_set1_ps(w[0]), _mm512_maskz_loadu_ps(m, rows[0] + j));
-        for (size_t t = 1; t < k; ++t)
-            acc = _mm512_add_ps(
-                acc, _mm512_mul_ps(_mm512_set1_ps(w[t]), _mm512_maskz_loadu_ps(m, rows[t] + j)));
-        _mm512_mask_storeu_ps(dst + j, m, acc);
-    }
-}
+/* the vertical pass */
+#include "avx512-vec.h"
+#include "resample-v-walk.h"

@@ -1,6 +1,6 @@
-/* Resampling kernels (kernels.h, rl_resample_h_fn and rl_resample_v_fn), SIMD128: 4 outputs
- * per vector, taps in order (mul, then add: the scalar twin's bits). SIMD128 has no gather:
- * the horizontal pass builds each tap's vector from four element loads (u8 widened as
+/* Resampling kernels (kernels.h: rl_resample_h_fn here, rl_resample_v_fn from resample-v-walk.h),
+ * SIMD128: 4 outputs per vector, taps in order (mul, then add: the scalar twin's bits). SIMD128 has
+ * no gather: the horizontal pass builds each tap's vector from four element loads (u8 widened as
  * integers, then converted), which still saves the scalar twin's serial adds; the last n % 4
  * outputs go through the scalar twin. Other source types keep the scalar twin. */
 #include <string.h>
@@ -42,32 +42,6 @@ static inline v128_t taps_u8(const char *s, const int32_t *o) {
 DEFINE_RESAMPLE_H(f32)
 DEFINE_RESAMPLE_H(u8)
 
-/* 16 outputs per step in four independent sums, then 4 at a time, then one by one. */
-void rl_f32_resample_v__wasm128(RL_RESAMPLE_V_PARAMS) {
-    size_t j = 0;
-    for (; j + 16 <= n; j += 16) {
-        v128_t acc[4];
-        const v128_t w0 = wasm_f32x4_splat(w[0]);
-        for (int u = 0; u < 4; ++u)
-            acc[u] = wasm_f32x4_mul(w0, wasm_v128_load(rows[0] + j + 4 * u));
-        for (size_t t = 1; t < k; ++t) {
-            const v128_t wt = wasm_f32x4_splat(w[t]);
-            for (int u = 0; u < 4; ++u)
-                acc[u] =
-                    wasm_f32x4_add(acc[u], wasm_f32x4_mul(wt, wasm_v128_load(rows[t] + j + 4 * u)));
-        }
-        for (int u = 0; u < 4; ++u) wasm_v128_store(dst + j + 4 * u, acc[u]);
-    }
-    for (; j + 4 <= n; j += 4) {
-        v128_t acc = wasm_f32x4_mul(wasm_f32x4_splat(w[0]), wasm_v128_load(rows[0] + j));
-        for (size_t t = 1; t < k; ++t)
-            acc = wasm_f32x4_add(
-                acc, wasm_f32x4_mul(wasm_f32x4_splat(w[t]), wasm_v128_load(rows[t] + j)));
-        wasm_v128_store(dst + j, acc);
-    }
-    for (; j < n; ++j) {
-        float a = w[0] * rows[0][j];
-        for (size_t t = 1; t < k; ++t) a = a + w[t] * rows[t][j];
-        dst[j] = a;
-    }
-}
+/* the vertical pass */
+#include "wasm128-vec.h"
+#include "resample-v-walk.h"
