@@ -244,8 +244,8 @@ static bool src_runs(const rl_resampling_t *rs, rl_dim_t scb) {
  * once per output row. Both compute only the source rows some tap names. The cost counts a
  * gathered multiply-add as RS_GATHER_COST contiguous ones: a gather fetches its elements one
  * at a time where a contiguous operation takes a vector of them (8 f32 in AVX2). One constant
- * for every ISA, so the pass order, and with it the bits, never depend on the ISA. Sets
- * rs->vlen for vertical first. */
+ * for every ISA, so the pass order, and with it the bits, never depend on the ISA, nor on
+ * the pitch of a channels-last source's pixels. Sets rs->vlen for vertical first. */
 #define RS_GATHER_COST 8.0
 
 /* How many source indices the taps of an axis name (both passes compute only those rows: a
@@ -266,7 +266,9 @@ static bool choose_vfirst(rl_resampling_t *rs) {
     const double rows = indices_used(&rs->axis[0], rs->in[0], rs->out[0]) *
                         indices_used(&rs->axis[1], rs->in[1], rs->out[1]);
     const double orows = (double)rs->out[0] * (double)rs->out[1];
-    const double iw = (double)vlen, ow = (double)rs->out[2] * (double)rs->cb;
+    /* the logical row, not vlen: unused elements between pixels (the alpha of an RGBA
+     * frame read as RGB) must not change the order, so RGB and RGBA frames give the same bits */
+    const double iw = (double)rs->in[2] * (double)scb, ow = (double)rs->out[2] * (double)rs->cb;
     const double kw = (double)rs->axis[2].k * rs->mix_nz;
     const double kv = (double)rs->axis[0].k * (double)rs->axis[1].k;
     const double hfirst = rows * ow * kw * RS_GATHER_COST + orows * ow * kv;

@@ -33,6 +33,18 @@ for (const build of BUILDS) {
         same(rl.imageToTensor(img, { ...opts, size: [21, 33], resize }), rl.imageToTensor(img, opts), resize);
     });
 
+    test('RGB and RGBA bytes of one picture give the same bits', () => {
+      for (const [w, h, size] of [[97, 61, [50, 30]], [64, 48, [90, 20]], [40, 130, [24, 24]]]) {
+        const rgba = testImage(w, h, 4);
+        const rgb = new Uint8Array(w * h * 3);
+        for (let p = 0; p < w * h; p++) rgb.set(rgba.data.subarray(4 * p, 4 * p + 3), 3 * p);
+        for (const resize of ['nearest', 'linear', 'linear-antialias', 'area'])
+          for (const fit of ['fill', 'contain'])
+            same(rl.imageToTensor({ data: rgb, width: w, height: h }, { size, resize, fit }),
+              rl.imageToTensor(rgba, { size, resize, fit }), `${w}x${h} -> ${size} ${resize} ${fit}`);
+      }
+    });
+
     test('nearest and linear equal a JS reference of oneDNN\'s formulas', () => {
       const img = testImage(37, 29, 3);
       for (const resize of ['nearest', 'linear'])
