@@ -42,13 +42,16 @@ extern "C" {
  * Status codes and errors
  * ------------------------------------------------------------------------------------- */
 
-/** Result of every fallible call. The values are pinned: they never change. */
+/** Result of every fallible call. The values are pinned, and equal to oneDNN's
+ *  dnnl_status_t (so a status converts by value): they never change. */
 typedef enum {
-    RL_SUCCESS = 0,        /**< the call did what it says */
-    RL_OUT_OF_MEMORY,      /**< an allocation failed; nothing was created */
-    RL_INVALID_ARGUMENTS,  /**< the caller's bug: a NULL pointer, bad dims, unknown tag, ... */
-    RL_UNIMPLEMENTED,      /**< a valid request this version of relayout does not support */
-    RL_RUNTIME_ERROR       /**< an unexpected failure of the system (e.g. thread creation) */
+    RL_SUCCESS = 0,           /**< the call did what it says */
+    RL_OUT_OF_MEMORY = 1,     /**< an allocation failed; nothing was created */
+    RL_INVALID_ARGUMENTS = 2, /**< the caller's bug: a NULL pointer, bad dims, unknown tag, ... */
+    RL_UNIMPLEMENTED = 3,     /**< a valid request this version of relayout does not support */
+    RL_LAST_IMPL_REACHED = 4, /**< oneDNN's implementation-iterator end; relayout never returns it */
+    RL_RUNTIME_ERROR = 5,     /**< an unexpected failure of the system (e.g. thread creation) */
+    RL_NOT_REQUIRED = 6       /**< oneDNN's "queried object is not required"; not returned yet */
 } rl_status_t;
 
 /** A static, human-readable name of a status ("success", "invalid arguments", ...).

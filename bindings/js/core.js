@@ -17,8 +17,9 @@ const DTYPES = {
 const DTYPE_BY_ID = Object.fromEntries(Object.entries(DTYPES).map(([k, v]) => [v.id, k]));
 
 const ARG = { SRC: 1, DST: 17, DIFF_SRC: 129, DIFF_DST: 145, SCALES: 4096, ZERO_POINTS: 8192 };
+// indexed by the C value, which equals oneDNN's dnnl_status_t (4 is last_impl_reached)
 const STATUS = ['RL_SUCCESS', 'RL_OUT_OF_MEMORY', 'RL_INVALID_ARGUMENTS', 'RL_UNIMPLEMENTED',
-  'RL_RUNTIME_ERROR'];
+  'RL_LAST_IMPL_REACHED', 'RL_RUNTIME_ERROR', 'RL_NOT_REQUIRED'];
 const MAX_NDIMS = 12;
 // `using` support where the runtime has it (Node 20.4+, recent browsers)
 const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');

@@ -531,10 +531,17 @@ static void success_rows(void) {
     CHECK_STATUS(rl_stream_destroy(NULL), RL_SUCCESS);
     CHECK_STATUS(rl_attr_destroy(NULL), RL_SUCCESS);
     CHECK_STATUS(rl_primitive_destroy(NULL), RL_SUCCESS);
-    for (int st = 0; st <= 4; st++) {
+    for (int st = 0; st <= 6; st++) {
         const char *n = rl_status_string((rl_status_t)st);
         CHECK_MSG(n && n[0] && strcmp(n, "unknown status") != 0, "status %d", st);
     }
+    /* the values are oneDNN's dnnl_status_t */
+    CHECK(RL_SUCCESS == 0 && RL_OUT_OF_MEMORY == 1 && RL_INVALID_ARGUMENTS == 2);
+    CHECK(RL_UNIMPLEMENTED == 3 && RL_LAST_IMPL_REACHED == 4 && RL_RUNTIME_ERROR == 5);
+    CHECK(RL_NOT_REQUIRED == 6);
+    CHECK(strcmp(rl_status_string(RL_RUNTIME_ERROR), "runtime error") == 0);
+    CHECK(strcmp(rl_status_string(RL_NOT_REQUIRED), "not required") == 0);
+    CHECK(strcmp(rl_status_string((rl_status_t)7), "unknown status") == 0);
     CHECK(strcmp(rl_status_string((rl_status_t)99), "unknown status") == 0);
     CHECK(strcmp(rl_status_string((rl_status_t)-1), "unknown status") == 0);
     CHECK(rl_version_string() && strcmp(rl_version_string(), "0.1.0") == 0);
