@@ -312,6 +312,22 @@ RL_API rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine,
 RL_API rl_status_t rl_shuffle_create(rl_primitive_t *p, rl_engine_t engine, rl_prop_kind_t kind,
                                      const_rl_memory_desc_t md, int axis, rl_dim_t group_size);
 
+/** Creates a shuffle with oneDNN semantics (as rl_shuffle_create) from two descriptors, as
+ *  oneDNN's shuffle takes them: the data is shuffled and laid out as dst in one pass.
+ *  src and dst must have the same dims and data type. dst may be "any": it then takes src's
+ *  layout, dense (rl_primitive_query_md tells it). For RL_FORWARD, src is RL_ARG_SRC and dst
+ *  RL_ARG_DST; for RL_BACKWARD, src describes what is read (RL_ARG_DIFF_DST) and dst what is
+ *  written (RL_ARG_DIFF_SRC). rl_shuffle_create(md) is rl_shuffle_create2(md, md).
+ *  Statuses: those of rl_shuffle_create (naming src), plus RL_INVALID_ARGUMENTS for a NULL
+ *  dst, dims or data types that differ; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_shuffle_create2(rl_primitive_t *p, rl_engine_t engine, rl_prop_kind_t kind,
+                                      const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
+                                      int axis, rl_dim_t group_size);
+
+/** OpenVINO ShuffleChannels-1's default axis and group (the group 1 shuffle is the identity). */
+#define RL_SHUFFLE_CHANNELS_DEFAULT_AXIS 1
+#define RL_SHUFFLE_CHANNELS_DEFAULT_GROUP 1
+
 /** Creates a ShuffleChannels-1 (OpenVINO) primitive: the dim `axis` (negative counts from
  *  the end) is reshaped to [group, C/group], transposed and flattened back. Equal to oneDNN's
  *  forward shuffle with group_size = C/group. group 1 is the identity. Executed with
@@ -378,8 +394,28 @@ RL_API const_rl_memory_desc_t rl_primitive_query_md(const_rl_primitive_t p, int 
  *  "transpose-x32:avx512". Owned by p. NULL for NULL. */
 RL_API const char *rl_primitive_impl_name(const_rl_primitive_t p);
 
-/** Releases p. NULL is fine. Always RL_SUCCESS. p must not be executing. */
+/** Releases p. NULL is fine. Always RL_SUCCESS. p must not be executing. Other handles of a
+ *  cached primitive (see rl_set_primitive_cache_capacity) are unaffected. */
 RL_API rl_status_t rl_primitive_destroy(rl_primitive_t p);
+
+/* ---------------------------------------------------------------------------------------
+ * Primitive cache
+ * ------------------------------------------------------------------------------------- */
+
+/** Sets how many primitives the primitive cache keeps (oneDNN's primitive cache). Creation
+ *  (reorder, shuffle, shuffle channels, resampling) first looks for a primitive made earlier
+ *  for an identical request: same kind, engine, descriptors as given ("any" included),
+ *  attributes (values given at creation included), algorithm, direction, axis, group and
+ *  effective ISA. A hit returns a new handle of that primitive without planning again. Each
+ *  handle is destroyed on its own; the shared state is freed when the last handle and the
+ *  cache let it go, so destroying one handle never affects another. Beyond the capacity the
+ *  least recently used entry is dropped. Destroying an engine drops its entries.
+ *  capacity: 0 turns the cache off (and empties it); the default is 1024.
+ *  Thread-safe. Statuses: RL_INVALID_ARGUMENTS for a negative capacity. */
+RL_API rl_status_t rl_set_primitive_cache_capacity(int capacity);
+
+/** The primitive cache's capacity (1024 unless set). */
+RL_API int rl_get_primitive_cache_capacity(void);
 
 /* ---------------------------------------------------------------------------------------
  * CPU ISA control

@@ -3,6 +3,7 @@
 #include "attr.h"
 #include "error.h"
 #include "primitive.h"
+#include "primitive_cache.h"
 #include "verbose.h"
 
 #include <stdint.h>
@@ -48,9 +49,16 @@ static rl_status_t resolve_dst(rl_md_t *out, const rl_md_t *src, const rl_md_t *
     return rl_md_check_layout(out, where);
 }
 
+struct setup_args {
+    const rl_md_t *src, *dst;
+    const_rl_attr_t attr;
+};
+
 /* Fills a new reorder: its descriptors, the reference executor and the attributes. */
-static rl_status_t setup(rl_primitive_t prim, const rl_md_t *src, const rl_md_t *dst,
-                         const_rl_attr_t attr) {
+static rl_status_t setup(rl_prim_t *prim, const void *ctx) {
+    const struct setup_args *a = ctx;
+    const rl_md_t *src = a->src, *dst = a->dst;
+    const_rl_attr_t attr = a->attr;
     prim->src_md = *src;
     CHECK_STATUS(resolve_dst(&prim->dst_md, src, dst));
     prim->src_arg = RL_ARG_SRC;
@@ -68,12 +76,7 @@ rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_me
     RETURN_IF_AT(where, p == NULL, RL_INVALID_ARGUMENTS, "p is NULL");
     *p = NULL;
     CHECK_STATUS(check_args(engine, src, dst));
-    rl_primitive_t prim;
-    CHECK_STATUS(rl_primitive_alloc(&prim, "reorder", engine, where));
-    const rl_status_t st = setup(prim, src, dst, attr);
-    if (st != RL_SUCCESS) {
-        rl_primitive_destroy(prim);
-        return st;
-    }
-    return rl_primitive_finish(prim, p, t0);
+    const struct setup_args args = {src, dst, attr};
+    const rl_cache_request_t req = {"reorder", engine, {0}, src, dst, attr};
+    return rl_primitive_create(p, &req, setup, &args, t0, where);
 }
