@@ -137,6 +137,7 @@ rl_status_t rl_md_create_from_string(rl_memory_desc_t *md, const char *text) {
     RETURN_IF_AT(where, md == NULL, RL_INVALID_ARGUMENTS, "md is NULL");
     *md = NULL;
     RETURN_IF_AT(where, text == NULL, RL_INVALID_ARGUMENTS, "text is NULL");
+    if (strcmp(text, "undef") == 0) return rl_md_create_with_tag(md, 0, NULL, RL_DT_UNDEF, text);
     md_text_t t = {.text = text};
     CHECK_STATUS(split_fields(&t));
     CHECK_STATUS(parse_type_and_dims(&t));
@@ -188,6 +189,11 @@ static bool format_layout(const rl_md_t *md, char *buf, size_t len, size_t *o) {
 
 rl_status_t rl_md_format(const rl_md_t *md, char *buf, size_t len) {
     size_t o = 0;
+    if (md->ndims == 0) { /* the empty descriptor (tag "undef") */
+        if (len > 0 && append(buf, len, &o, "undef")) return RL_SUCCESS;
+        if (len > 0) buf[0] = '\0';
+        return RL_INVALID_ARGUMENTS;
+    }
     char off[40];
     snprintf(off, sizeof off, ":offset0=%lld", (long long)md->offset0);
     const bool ok = len > 0 && append(buf, len, &o, rl_dt_name(md->data_type)) &&

@@ -25,6 +25,9 @@ static rl_status_t check_args(rl_engine_t engine, const_rl_memory_desc_t src,
     RETURN_IF_AT(where, engine == NULL, RL_INVALID_ARGUMENTS, "engine is NULL");
     RETURN_IF_AT(where, src == NULL, RL_INVALID_ARGUMENTS, "src is NULL");
     RETURN_IF_AT(where, dst == NULL, RL_INVALID_ARGUMENTS, "dst is NULL");
+    RETURN_IF_AT(where, src->ndims == 0 || dst->ndims == 0, RL_INVALID_ARGUMENTS,
+                 "%s is the empty descriptor (tag 'undef'): a reorder needs a tensor",
+                 src->ndims == 0 ? "src" : "dst");
     RETURN_IF_AT(where, src->is_any, RL_INVALID_ARGUMENTS,
                  "src has format 'any': a reorder needs a concrete source layout");
     bool same = src->ndims == dst->ndims;
