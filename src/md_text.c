@@ -213,3 +213,13 @@ rl_status_t rl_md_to_string(const_rl_memory_desc_t md, char *buf, size_t buf_len
               buf_len);
     return RL_SUCCESS;
 }
+
+rl_status_t rl_md_check_same_dims(const rl_md_t *src, const rl_md_t *dst, const char *at) {
+    bool same = src->ndims == dst->ndims;
+    for (int d = 0; same && d < src->ndims; ++d) same = src->dims[d] == dst->dims[d];
+    if (same) return RL_SUCCESS;
+    char s[512], d[512];
+    rl_md_format(src, s, sizeof s);
+    rl_md_format(dst, d, sizeof d);
+    return rl_error(RL_INVALID_ARGUMENTS, at, "src and dst dims differ (%s vs %s)", s, d);
+}

@@ -30,15 +30,7 @@ static rl_status_t check_args(rl_engine_t engine, const_rl_memory_desc_t src,
                  src->ndims == 0 ? "src" : "dst");
     RETURN_IF_AT(where, src->is_any, RL_INVALID_ARGUMENTS,
                  "src has format 'any': a reorder needs a concrete source layout");
-    bool same = src->ndims == dst->ndims;
-    for (int d = 0; same && d < src->ndims; ++d) same = src->dims[d] == dst->dims[d];
-    if (!same) {
-        char s[512], d[512];
-        rl_md_format(src, s, sizeof s);
-        rl_md_format(dst, d, sizeof d);
-        return rl_error(RL_INVALID_ARGUMENTS, where, "src and dst dims differ (%s vs %s)", s, d);
-    }
-    return RL_SUCCESS;
+    return rl_md_check_same_dims(src, dst, where);
 }
 
 /* The destination's descriptor: dst itself, or for "any" the dense layout in src's order. */

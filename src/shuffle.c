@@ -91,14 +91,7 @@ rl_status_t rl_shuffle_create(rl_primitive_t *p, rl_engine_t engine, rl_prop_kin
 static rl_status_t resolve_dst(rl_md_t *out, const rl_md_t *src, const rl_md_t *dst,
                                const char *where) {
     RETURN_IF_AT(where, dst == NULL, RL_INVALID_ARGUMENTS, "dst is NULL");
-    bool same = src->ndims == dst->ndims;
-    for (int d = 0; same && d < src->ndims; ++d) same = src->dims[d] == dst->dims[d];
-    if (!same) {
-        char s[512], d[512];
-        rl_md_format(src, s, sizeof s);
-        rl_md_format(dst, d, sizeof d);
-        return rl_error(RL_INVALID_ARGUMENTS, where, "src and dst dims differ (%s vs %s)", s, d);
-    }
+    CHECK_STATUS(rl_md_check_same_dims(src, dst, where));
     RETURN_IF_AT(where, src->data_type != dst->data_type, RL_INVALID_ARGUMENTS,
                  "src is %s and dst %s: a shuffle keeps the data type (a reorder converts)",
                  rl_dt_name(src->data_type), rl_dt_name(dst->data_type));

@@ -412,14 +412,13 @@ static void object_rows(rl_engine_t e, rl_memory_desc_t md, rl_memory_desc_t any
 /* Memory objects and rl_primitive_execute_memory. */
 static void memory_rows(rl_engine_t e, rl_stream_t s, rl_memory_desc_t md, rl_memory_desc_t any) {
     rl_memory_t hm, src = NULL, dst = NULL, none = NULL, other = NULL, sc = NULL, few = NULL;
-    rl_memory_desc_t undef = NULL, nhwc = NULL, s32 = NULL, f2 = NULL, f3 = NULL;
+    rl_memory_desc_t undef = NULL, nhwc = NULL, s32 = NULL, f2 = NULL;
     rl_engine_t e2 = NULL;
     rl_engine_create(&e2, 1);
     rl_md_create_with_tag(&undef, 0, NULL, RL_DT_UNDEF, "undef");
     rl_md_create_with_tag(&nhwc, 4, D4, RL_F32, "nhwc");
     rl_md_create_from_string(&s32, "s32:a:3");
     rl_md_create_from_string(&f2, "f32:a:2");
-    rl_md_create_from_string(&f3, "f32:a:3");
     ROW("memory_create: NULL mem", RL_INVALID_ARGUMENTS,
         rl_memory_create(NULL, md, e, RL_MEMORY_ALLOCATE));
     ROWH("memory_create: NULL md", RL_INVALID_ARGUMENTS, hm,
@@ -495,7 +494,6 @@ static void memory_rows(rl_engine_t e, rl_stream_t s, rl_memory_desc_t md, rl_me
     rl_primitive_destroy(p), rl_primitive_destroy(pr);
     rl_attr_destroy(a);
     rl_md_destroy(undef), rl_md_destroy(nhwc), rl_md_destroy(s32), rl_md_destroy(f2);
-    rl_md_destroy(f3);
     rl_engine_destroy(e2);
 }
 
