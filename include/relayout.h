@@ -13,8 +13,10 @@
  *    NULL and does nothing then.
  *  - Thread safety: every function may be called from any thread. Objects are immutable after
  *    creation except attributes (rl_attr_set_* / rl_attr_append_*, which must not race with
- *    other uses of the same attr). One primitive may be executed from several threads at once
- *    with different buffers.
+ *    other uses of the same attr) and a memory object's handle (rl_memory_set_data_handle,
+ *    which must not race with an execution using that memory). One primitive may be executed
+ *    from several threads at once with different buffers; creation may return a primitive
+ *    shared with earlier creations (the primitive cache), each handle destroyed on its own.
  */
 #ifndef RELAYOUT_H
 #define RELAYOUT_H
