@@ -7,6 +7,7 @@
  * threads (run under TSan by scripts/test.sh tsan).
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,25 +130,47 @@ static const char *const shapes[SHAPES][2] = {
     {"s8:abc:3x4x5", "s32:cba:3x4x5"},
 };
 
-/* Each round creates every shape (most from the cache), runs it on a fixed source, checks
- * the bytes against the first round's and destroys its handle; rounds also shrink and grow
- * the capacity so that evictions race with hits. */
+/* One worker's outcome, checked by the main thread: the test counters are not thread-safe. */
+typedef struct {
+    int id;
+    int failures;
+    char first_error[256];
+} worker_t;
+
+static void fail(worker_t *w, const char *what, int round, int shape) {
+    if (w->failures++ == 0)
+        snprintf(w->first_error, sizeof w->first_error, "thread %d round %d shape %d: %s (%s)",
+                 w->id, round, shape, what, rl_last_error());
+}
+
+/* Creates, runs and destroys shape k once into dst; false on a library failure. */
+static bool run_shape(int k, const void *src, void *dst) {
+    rl_memory_desc_t s = NULL, d = NULL;
+    rl_primitive_t p = NULL;
+    bool ok = rl_md_create_from_string(&s, shapes[k][0]) == RL_SUCCESS &&
+              rl_md_create_from_string(&d, shapes[k][1]) == RL_SUCCESS &&
+              rl_reorder_create(&p, th_engine(), s, d, NULL) == RL_SUCCESS;
+    rl_exec_arg_t args[] = {{RL_ARG_SRC, (void *)src}, {RL_ARG_DST, dst}};
+    ok = ok && rl_primitive_execute(p, th_stream(), 2, args) == RL_SUCCESS;
+    rl_primitive_destroy(p);
+    rl_md_destroy(s), rl_md_destroy(d);
+    return ok;
+}
+
+/* Each round creates every shape (most from the cache), runs it on a fixed source, compares
+ * the bytes with the first round's and destroys its handle; rounds also shrink and grow the
+ * capacity so that evictions race with hits. */
 static void *worker(void *arg) {
-    const int id = (int)(intptr_t)arg;
+    worker_t *w = arg;
     uint8_t src[2 * 5 * 16 * 4], dst[SHAPES][1024], first[SHAPES][1024];
     for (size_t i = 0; i < sizeof src; ++i) src[i] = (uint8_t)(i * 13 + 1) & 0x3f;
     for (int r = 0; r < ROUNDS; ++r) {
-        if (id == 0 && r % 10 == 5) rl_set_primitive_cache_capacity(r % 20 == 5 ? 1 : 1024);
+        if (w->id == 0 && r % 10 == 5) rl_set_primitive_cache_capacity(r % 20 == 5 ? 1 : 1024);
         for (int k = 0; k < SHAPES; ++k) {
-            rl_primitive_t p = reorder(shapes[k][0], shapes[k][1], NULL);
-            if (p == NULL) return NULL;
             memset(dst[k], 0, sizeof dst[k]);
-            rl_exec_arg_t args[] = {{RL_ARG_SRC, src}, {RL_ARG_DST, dst[k]}};
-            CHECK_STATUS(rl_primitive_execute(p, th_stream(), 2, args), RL_SUCCESS);
+            if (!run_shape(k, src, dst[k])) fail(w, "creation or execution failed", r, k);
             if (r == 0) memcpy(first[k], dst[k], sizeof dst[k]);
-            CHECK_MSG(memcmp(first[k], dst[k], sizeof dst[k]) == 0, "thread %d round %d shape %d",
-                      id, r, k);
-            rl_primitive_destroy(p);
+            if (memcmp(first[k], dst[k], sizeof dst[k]) != 0) fail(w, "other bytes", r, k);
         }
     }
     return NULL;
@@ -158,9 +181,17 @@ static void test_concurrent(void) {
     printf("test_primitive_cache: no threads in this build, concurrent test skipped\n");
 #else
     pthread_t t[THREADS];
-    for (int i = 0; i < THREADS; ++i)
-        CHECK(pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i) == 0);
-    for (int i = 0; i < THREADS; ++i) pthread_join(t[i], NULL);
+    worker_t w[THREADS];
+    int started[THREADS];
+    for (int i = 0; i < THREADS; ++i) {
+        w[i] = (worker_t){.id = i};
+        started[i] = pthread_create(&t[i], NULL, worker, &w[i]) == 0;
+    }
+    for (int i = 0; i < THREADS; ++i) {
+        if (!CHECK_MSG(started[i], "thread %d did not start", i)) continue;
+        pthread_join(t[i], NULL);
+        CHECK_MSG(w[i].failures == 0, "%d failures, first: %s", w[i].failures, w[i].first_error);
+    }
     rl_set_primitive_cache_capacity(1024);
 #endif
 }
