@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_create.h"
 #include "bench_memcpy.h"
 #include "bench_time.h"
 #include "benchdnn_cases.h"
@@ -41,7 +42,7 @@
 #define REWARM_BELOW_MS 50.0
 #define DEFAULT_SEED    0x5EED0007u
 
-typedef enum { MODE_CHECK, MODE_PERF } bench_mode_t;
+typedef enum { MODE_CHECK, MODE_PERF, MODE_CREATE } bench_mode_t;
 
 typedef struct {
     bench_mode_t mode;
@@ -88,12 +89,16 @@ static void usage(FILE *f) {
 "                       restored (untimed) before every execution. The human table also\n"
 "                       shows iqr%% (interquartile range / median: the noise), the memcpy's\n"
 "                       thread count, the repeat count and the implementation name.\n"
+"  --mode=K             creation time: per case, the median time of creating and destroying\n"
+"                       its primitive with the primitive cache off (capacity 0) and served\n"
+"                       by the cache (a hit), each for --min-time-ms (default %.0f ms);\n"
+"                       prints both in microseconds and the share the cache saves.\n"
 "  --csv                with --mode=P: print exactly 'case,time_ms,gbps,memcpy_gbps,ratio'\n"
 "                       and one row per case in input order, nothing else on stdout (the\n"
 "                       case is quoted when it contains a comma or a quote). A case that\n"
 "                       cannot run gets no row; it is reported on stderr.\n"
 "  --repeats=N          --mode=P: exactly N timed executions per case (1 <= N <= 1000000).\n"
-"  --min-time-ms=T      --mode=P: enough timed executions to take T ms (at least 5, at most\n"
+"  --min-time-ms=T      --mode=P and K: enough timed executions to take T ms (at least 5, at most\n"
 "                       %ld). Default: %.0f ms, unless --repeats is given. With both, at\n"
 "                       least N executions and at least T ms.\n"
 "  --threads=N          threads of the engine (default 1; 0 = one per core). In --mode=P\n"
@@ -103,7 +108,7 @@ static void usage(FILE *f) {
 "                       counts: small copies lose more to waking threads than they gain,\n"
 "                       and the engine also runs small problems on one thread.\n"
 "  --max-isa=ISA        scalar | avx2 | avx512: calls rl_set_max_cpu_isa(ISA) before any\n",
-            MAX_REPS, DEFAULT_MIN_MS);
+            DEFAULT_MIN_MS, MAX_REPS, DEFAULT_MIN_MS);
     fprintf(f,
 "                       primitive is created (the CPU's own limit still applies). Default:\n"
 "                       the RL_MAX_CPU_ISA environment variable, else the best available.\n"
@@ -221,8 +226,11 @@ static int parse_options(int argc, char **argv, opts_t *o, char **toks, int *nto
                 o->mode = MODE_CHECK;
             else if (!strcmp(m, "P") || !strcmp(m, "p"))
                 o->mode = MODE_PERF;
+            else if (!strcmp(m, "K") || !strcmp(m, "k"))
+                o->mode = MODE_CREATE;
             else
-                return usage_error("bad --mode '%s' (C = correctness, P = performance)", m);
+                return usage_error("bad --mode '%s' (C = correctness, P = performance, "
+                                   "K = creation time)", m);
         } else if (!strcmp(a, "--csv")) {
             o->csv = 1;
         } else if (!strncmp(a, "--repeats=", 10)) {
@@ -264,6 +272,8 @@ static int parse_options(int argc, char **argv, opts_t *o, char **toks, int *nto
     if (o->csv && o->mode != MODE_PERF) return usage_error("%s applies to --mode=P only", "--csv");
     if (o->mode == MODE_CHECK && (repeats_given || min_time_given))
         return usage_error("%s apply to --mode=P only", "--repeats and --min-time-ms");
+    if (o->mode == MODE_CREATE && repeats_given)
+        return usage_error("%s applies to --mode=P only", "--repeats");
     if (!min_time_given && !repeats_given) o->min_time_ms = DEFAULT_MIN_MS;
     return -1;
 }
@@ -556,51 +566,102 @@ done:
     return st;
 }
 
+/* What a case's primitive is made from: its descriptors, attr and runtime values. */
+typedef struct {
+    const bd_case_t *c;
+    rl_engine_t engine;
+    rl_memory_desc_t smd, dmd;
+    rl_attr_t attr;
+    void *vals[4];
+    int in_arg, out_arg;
+} case_setup_t;
+
+static void case_release(case_setup_t *cs) {
+    for (int k = 0; k < 4; k++) free(cs->vals[k]);
+    rl_attr_destroy(cs->attr);
+    rl_md_destroy(cs->smd);
+    rl_md_destroy(cs->dmd);
+}
+
+/* Builds the descriptors and attr of case c (failures reported on stderr). */
+static rl_status_t case_setup(case_setup_t *cs, const bd_case_t *c, rl_engine_t engine,
+                              const char *label) {
+    memset(cs, 0, sizeof(*cs));
+    cs->c = c, cs->engine = engine;
+    cs->in_arg = c->driver == BD_SHUFFLE && c->backward ? RL_ARG_DIFF_DST : RL_ARG_SRC;
+    cs->out_arg = c->driver == BD_SHUFFLE && c->backward ? RL_ARG_DIFF_SRC : RL_ARG_DST;
+    const int shuffle = c->driver == BD_SHUFFLE;
+    rl_status_t st = rl_md_create_with_tag(&cs->smd, c->ndims, c->dims, shuffle ? c->dt : c->sdt,
+                                           shuffle ? c->tag : c->stag);
+    if (st == RL_SUCCESS && !shuffle)
+        st = rl_md_create_with_tag(&cs->dmd, c->ndims, c->dims, c->ddt, c->dtag);
+    if (st != RL_SUCCESS) return lib_fail(label, "rl_md_create_with_tag", st);
+    return shuffle ? RL_SUCCESS : make_attr(c, &cs->attr, cs->vals, label);
+}
+
+/* Creates the case's primitive (a bc_create_fn: bench_create.c times it). */
+static rl_status_t case_create(void *ctx, rl_primitive_t *p) {
+    const case_setup_t *cs = ctx;
+    const bd_case_t *c = cs->c;
+    if (c->driver == BD_SHUFFLE)
+        return rl_shuffle_create(p, cs->engine, c->backward ? RL_BACKWARD : RL_FORWARD, cs->smd,
+                                 c->axis, c->group);
+    return rl_reorder_create(p, cs->engine, cs->smd, cs->dmd, cs->attr);
+}
+
 /* Returns RL_SUCCESS when measured (*res filled), RL_UNIMPLEMENTED for a case the library
  * declines (skipped), another status on failure (reported on stderr). */
 static rl_status_t perf_case(perf_env_t *env, const bd_case_t *c, const char *label, perf_t *res) {
-    rl_status_t st;
-    rl_memory_desc_t smd = NULL, dmd = NULL;
-    rl_attr_t attr = NULL;
+    case_setup_t cs;
     rl_primitive_t p = NULL;
-    void *vals[4] = {NULL, NULL, NULL, NULL};
-    int in_arg = RL_ARG_SRC, out_arg = RL_ARG_DST;
     memset(res, 0, sizeof(*res));
-
-    /* ---- create (never timed) ---- */
-    if (c->driver == BD_SHUFFLE) {
-        st = rl_md_create_with_tag(&smd, c->ndims, c->dims, c->dt, c->tag);
-        if (st != RL_SUCCESS) {
-            lib_fail(label, "rl_md_create_with_tag", st);
-        } else {
-            st = rl_shuffle_create(&p, env->engine, c->backward ? RL_BACKWARD : RL_FORWARD, smd,
-                                   c->axis, c->group);
-            if (st != RL_SUCCESS) lib_fail(label, "rl_shuffle_create", st);
-        }
-        if (c->backward) in_arg = RL_ARG_DIFF_DST, out_arg = RL_ARG_DIFF_SRC;
-    } else {
-        st = rl_md_create_with_tag(&smd, c->ndims, c->dims, c->sdt, c->stag);
-        if (st == RL_SUCCESS) st = rl_md_create_with_tag(&dmd, c->ndims, c->dims, c->ddt, c->dtag);
-        if (st != RL_SUCCESS) {
-            lib_fail(label, "rl_md_create_with_tag", st);
-        } else {
-            st = make_attr(c, &attr, vals, label);
-            if (st == RL_SUCCESS) {
-                st = rl_reorder_create(&p, env->engine, smd, dmd, attr);
-                if (st != RL_SUCCESS) lib_fail(label, "rl_reorder_create", st);
-            }
-        }
+    rl_status_t st = case_setup(&cs, c, env->engine, label);
+    if (st == RL_SUCCESS) { /* never timed */
+        st = case_create(&cs, &p);
+        if (st != RL_SUCCESS)
+            lib_fail(label, c->driver == BD_SHUFFLE ? "rl_shuffle_create" : "rl_reorder_create", st);
     }
     if (st == RL_SUCCESS) {
         snprintf(res->impl, sizeof(res->impl), "%s", rl_primitive_impl_name(p));
-        st = perf_measure(env, c, label, p, in_arg, out_arg, vals, res);
+        st = perf_measure(env, c, label, p, cs.in_arg, cs.out_arg, cs.vals, res);
     }
-    for (int k = 0; k < 4; k++) free(vals[k]);
     rl_primitive_destroy(p);
-    rl_attr_destroy(attr);
-    rl_md_destroy(smd);
-    rl_md_destroy(dmd);
+    case_release(&cs);
     return st;
+}
+
+/* ---- --mode=K -------------------------------------------------------------------------------- */
+static int run_create(const opts_t *o, const case_list_t *cases) {
+    rl_engine_t engine = NULL;
+    if (rl_engine_create(&engine, o->threads) != RL_SUCCESS) {
+        fprintf(stderr, "%s: cannot create the engine: %s\n", prog, rl_last_error());
+        return EXIT_FAIL;
+    }
+    const double min_ms = o->min_time_ms > 0 ? o->min_time_ms : DEFAULT_MIN_MS;
+    printf("# relayout-bench --mode=K: primitive creation (create + destroy), median of >= %.0f "
+           "ms per side; uncached = cache capacity 0, cached = a hit of the primitive cache\n",
+           min_ms);
+    printf("%5s %13s %13s %9s  %-24s  %s\n", "#", "uncached_us", "cached_us", "saved", "impl",
+           "case");
+    long failed = 0;
+    char line[CASE_STR_LEN], label[CASE_STR_LEN + 32];
+    for (size_t i = 0; i < cases->n; i++) {
+        const bd_case_t *c = &cases->v[i];
+        case_str(c, line, sizeof(line));
+        snprintf(label, sizeof(label), "%ld:%s", c->index, line);
+        case_setup_t cs;
+        bc_result_t r;
+        rl_status_t st = case_setup(&cs, c, engine, label);
+        if (st == RL_SUCCESS) st = bc_measure(case_create, &cs, min_ms, &r);
+        if (st == RL_SUCCESS)
+            printf("%5ld %13.3f %13.3f %8.1f%%  %-24s  %s\n", c->index, r.uncached_us,
+                   r.cached_us, 100.0 * (1.0 - r.cached_us / r.uncached_us), r.impl, line);
+        else
+            fprintf(stderr, "%s: FAILED: %s\n", label, rl_last_error()), failed++;
+        case_release(&cs);
+    }
+    rl_engine_destroy(engine);
+    return failed ? EXIT_FAIL : 0;
 }
 
 /* Writes s as a CSV field (RFC 4180: quoted when it holds a comma, a quote or a newline). */
@@ -733,7 +794,9 @@ int main(int argc, char **argv) {
         goto out;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    rc = o.mode == MODE_CHECK ? run_check(&o, &cases) : run_perf(&o, &cases);
+    rc = o.mode == MODE_CHECK  ? run_check(&o, &cases)
+         : o.mode == MODE_PERF ? run_perf(&o, &cases)
+                               : run_create(&o, &cases);
 out:
     free(cases.v);
     free(toks);

@@ -13,8 +13,10 @@
  *    NULL and does nothing then.
  *  - Thread safety: every function may be called from any thread. Objects are immutable after
  *    creation except attributes (rl_attr_set_* / rl_attr_append_*, which must not race with
- *    other uses of the same attr). One primitive may be executed from several threads at once
- *    with different buffers.
+ *    other uses of the same attr) and a memory object's handle (rl_memory_set_data_handle,
+ *    which must not race with an execution using that memory). One primitive may be executed
+ *    from several threads at once with different buffers; creation may return a primitive
+ *    shared with earlier creations (the primitive cache), each handle destroyed on its own.
  */
 #ifndef RELAYOUT_H
 #define RELAYOUT_H
@@ -42,13 +44,16 @@ extern "C" {
  * Status codes and errors
  * ------------------------------------------------------------------------------------- */
 
-/** Result of every fallible call. The values are pinned: they never change. */
+/** Result of every fallible call. The values are pinned, and equal to oneDNN's
+ *  dnnl_status_t (so a status converts by value): they never change. */
 typedef enum {
-    RL_SUCCESS = 0,        /**< the call did what it says */
-    RL_OUT_OF_MEMORY,      /**< an allocation failed; nothing was created */
-    RL_INVALID_ARGUMENTS,  /**< the caller's bug: a NULL pointer, bad dims, unknown tag, ... */
-    RL_UNIMPLEMENTED,      /**< a valid request this version of relayout does not support */
-    RL_RUNTIME_ERROR       /**< an unexpected failure of the system (e.g. thread creation) */
+    RL_SUCCESS = 0,           /**< the call did what it says */
+    RL_OUT_OF_MEMORY = 1,     /**< an allocation failed; nothing was created */
+    RL_INVALID_ARGUMENTS = 2, /**< the caller's bug: a NULL pointer, bad dims, unknown tag, ... */
+    RL_UNIMPLEMENTED = 3,     /**< a valid request this version of relayout does not support */
+    RL_LAST_IMPL_REACHED = 4, /**< oneDNN's implementation-iterator end; relayout never returns it */
+    RL_RUNTIME_ERROR = 5,     /**< an unexpected failure of the system (e.g. thread creation) */
+    RL_NOT_REQUIRED = 6       /**< oneDNN's "queried object is not required"; not returned yet */
 } rl_status_t;
 
 /** A static, human-readable name of a status ("success", "invalid arguments", ...).
@@ -97,8 +102,13 @@ typedef const struct rl_memory_desc *const_rl_memory_desc_t;
  *  any of oneDNN's named aliases ("nchw", "nhwc", "oihw", "hwio", "tnc", "ldigo", ...), a
  *  blocked tag in oneDNN's grammar (upper-case letter = blocked dim, then the inner blocks as
  *  <size><letter>, outermost first: "aBcd16b", "ABcd16b16a", "Acdb16a"), a blocked alias
- *  ("nChw16c", "nChw8c", "NChw16n16c", "OIhw16i16o", "gOIhw16i16o", ...), or "any" (a
- *  placeholder a primitive resolves; such a descriptor has no layout and size 0).
+ *  ("nChw16c", "nChw8c", "NChw16n16c", "OIhw16i16o", "gOIhw16i16o", ...), "any" (a
+ *  placeholder a primitive resolves; such a descriptor has no layout and size 0), or "undef"
+ *  (oneDNN's empty descriptor: ndims, dims and dt are ignored and the result has rank 0,
+ *  type RL_DT_UNDEF, size 0 and the text form "undef"; no primitive or memory takes it).
+ *  Only oneDNN's names are aliases: a permutation of their letters that oneDNN does not
+ *  list ("nwhc") is refused with the nearest alias named, and an upper-case plain alias
+ *  ("NHWC") with its lower-case form suggested.
  *  Blocked dims are padded up to a multiple of their block; the padding is part of the size.
  *
  *  md:    receives the new descriptor (owned by the caller; rl_md_destroy()).
@@ -120,7 +130,7 @@ RL_API rl_status_t rl_md_create_with_strides(rl_memory_desc_t *md, int ndims,
                                              const rl_dim_t *dims, rl_data_type_t dt,
                                              const rl_dim_t *strides);
 
-/** Parses the text form "DT:LAYOUT:DIMS[:offset0=N]", e.g. "f32:nChw16c:2x30x7x7",
+/** Parses the text form "DT:LAYOUT:DIMS[:offset0=N]" (or "undef", the empty descriptor), e.g. "f32:nChw16c:2x30x7x7",
  *  "u8:nhwc:1x3x224x224", "f32:any:2x3", "f32:60x1x15x3:2x3x4x5" (LAYOUT given as strides,
  *  'x'-separated, one per dim) or "f32:aBcd16b@2048x1024x128x16:2x30x7x7" (a blocked tag with
  *  explicit outer strides). DT is f32, bf16, f16, s32, s8 or u8.
@@ -174,6 +184,53 @@ RL_API rl_data_type_t rl_md_data_type(const_rl_memory_desc_t md);
 
 /** Releases md. NULL is fine. Always RL_SUCCESS. */
 RL_API rl_status_t rl_md_destroy(rl_memory_desc_t md);
+
+/** How a descriptor's layout is given. oneDNN's values for ANY and BLOCKED; relayout reports
+ *  a blocked layout without inner blocks (strides alone) as PLAIN, which oneDNN counts as
+ *  blocked. */
+typedef enum {
+    RL_FORMAT_KIND_UNDEF = 0,
+    RL_FORMAT_KIND_ANY = 1,     /**< "any": no layout yet, a primitive resolves it */
+    RL_FORMAT_KIND_BLOCKED = 2, /**< outer strides plus inner blocks ("nChw16c") */
+    RL_FORMAT_KIND_PLAIN = 3    /**< strides only ("nchw", "acdb", a strided view) */
+} rl_format_kind_t;
+
+/* The queries below write ndims values (a buffer of RL_MAX_NDIMS always suffices); they
+ * return RL_INVALID_ARGUMENTS for a NULL md or output, and touch no output on failure. */
+
+/** Strides, in elements, of a plain layout (rl_md_query_format_kind gives PLAIN).
+ *  Statuses: RL_INVALID_ARGUMENTS for an "any" or a blocked md (whose outer strides alone do
+ *  not place elements: see rl_md_query_inner_blocks). */
+RL_API rl_status_t rl_md_query_strides(const_rl_memory_desc_t md, rl_dim_t *strides);
+
+/** Padded dims: each dim rounded up to a multiple of its blocks (the dims themselves for
+ *  plain and "any" descriptors). */
+RL_API rl_status_t rl_md_query_padded_dims(const_rl_memory_desc_t md, rl_dim_t *padded_dims);
+
+/** offset0: the element offset of index 0 from the buffer's start (non-zero for views made
+ *  by rl_md_create_submemory, or text with ":offset0=N"). */
+RL_API rl_status_t rl_md_query_offset0(const_rl_memory_desc_t md, rl_dim_t *offset0);
+
+/** The format kind of md (ANY, PLAIN or BLOCKED). */
+RL_API rl_status_t rl_md_query_format_kind(const_rl_memory_desc_t md, rl_format_kind_t *kind);
+
+/** The inner blocks, outermost first: *nblks blocks, blks[k] elements of dim idxs[k]
+ *  ("nChw16c": 1 block, {16}, {1}; plain layouts: 0). With the outer strides (the strides
+ *  stored for each dim, which rl_md_to_string prints after '@') they place every element.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL arguments or an "any" md. */
+RL_API rl_status_t rl_md_query_inner_blocks(const_rl_memory_desc_t md, int *nblks,
+                                            rl_dim_t *blks, int *idxs);
+
+/** Creates a descriptor of the same memory with other dims (oneDNN's memory::desc::reshape):
+ *  the element count must be the same (0 dims count as 1, as in oneDNN) and the layout must
+ *  express the new dims without moving data: dims of size 1 may be added or dropped
+ *  (unpadded ones), a dim kept as it is keeps its stride, padding and blocks, and dims merged
+ *  or split must be contiguous in order, unblocked and unpadded ("nchw" 2x3x4x5 -> 2x3x20 is
+ *  fine; "nhwc" 2x3x4x5 -> 2x60 is not). An "any" input gives an "any" result.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL arguments, ndims or dims out of range, another
+ *  element count, or a layout that cannot take the new dims; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_md_reshape(rl_memory_desc_t *md, const_rl_memory_desc_t in, int ndims,
+                                 const rl_dim_t *dims);
 
 /* ---------------------------------------------------------------------------------------
  * Engine and stream
@@ -231,6 +288,49 @@ RL_API rl_status_t rl_stream_wait(rl_stream_t stream);
 RL_API rl_status_t rl_stream_destroy(rl_stream_t stream);
 
 /* ---------------------------------------------------------------------------------------
+ * Memory objects
+ * ------------------------------------------------------------------------------------- */
+
+/** A memory object (oneDNN's dnnl_memory): a descriptor, an engine and a data handle. */
+typedef struct rl_memory *rl_memory_t;
+typedef const struct rl_memory *const_rl_memory_t;
+
+/** rl_memory_create's handle value asking the library to allocate and own the buffer. */
+#define RL_MEMORY_ALLOCATE ((void *)-1)
+/** rl_memory_create's handle value for no buffer yet: set one before execution. */
+#define RL_MEMORY_NONE ((void *)0)
+
+/** Creates a memory object of md on engine (the memory keeps a copy of md).
+ *
+ *  handle: a user buffer of at least rl_md_get_size(md) bytes, borrowed (the user keeps it
+ *  alive and frees it); RL_MEMORY_ALLOCATE: the library allocates rl_md_get_size(md) bytes,
+ *  64-byte aligned, owned by the memory and freed by rl_memory_destroy, zeroed when the
+ *  layout has padding (a blocked dim not a multiple of its block), so the padded area holds
+ *  zeros from the start (other buffers are left uninitialised); RL_MEMORY_NONE: no buffer
+ *  yet (rl_memory_set_data_handle gives one).
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL mem/md/engine or an "any" md; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_memory_create(rl_memory_t *mem, const_rl_memory_desc_t md,
+                                    rl_engine_t engine, void *handle);
+
+/** Stores mem's buffer pointer (NULL when it has none) in *handle.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL mem or handle. */
+RL_API rl_status_t rl_memory_get_data_handle(const_rl_memory_t mem, void **handle);
+
+/** Makes handle (a user buffer, borrowed, or RL_MEMORY_NONE) mem's buffer. A buffer the
+ *  library allocated for mem is freed then, as in oneDNN (setting the same pointer again
+ *  changes nothing). Must not race with an execution that uses mem.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL mem or RL_MEMORY_ALLOCATE. */
+RL_API rl_status_t rl_memory_set_data_handle(rl_memory_t mem, void *handle);
+
+/** Stores mem's descriptor (owned by mem, valid while it lives) in *md.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL mem or md. */
+RL_API rl_status_t rl_memory_get_memory_desc(const_rl_memory_t mem, const_rl_memory_desc_t *md);
+
+/** Releases mem and the buffer the library allocated for it (never a user buffer). NULL is
+ *  fine. Always RL_SUCCESS. */
+RL_API rl_status_t rl_memory_destroy(rl_memory_t mem);
+
+/* ---------------------------------------------------------------------------------------
  * Attributes (scales, zero points, sum post-op) for reorder
  * ------------------------------------------------------------------------------------- */
 
@@ -249,7 +349,8 @@ RL_API rl_status_t rl_attr_create(rl_attr_t *attr);
  *  primitive is created with this attr (the primitive keeps a copy); the array must stay
  *  valid until then. Setting a value again replaces the previous setting.
  *  Statuses: RL_INVALID_ARGUMENTS for NULL attr, an arg other than SRC/DST, or a negative
- *  mask (a mask naming a dim beyond the rank is reported at primitive creation). */
+ *  mask or a mask with a bit at or beyond RL_MAX_NDIMS (a mask naming a dim beyond the
+ *  rank of the tensor it is used with is reported at primitive creation). */
 RL_API rl_status_t rl_attr_set_scales(rl_attr_t attr, int arg, int mask, const float *values);
 
 /** Sets the zero points of arg (RL_ARG_SRC or RL_ARG_DST); as rl_attr_set_scales, with int32
@@ -351,6 +452,22 @@ RL_API rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine,
 RL_API rl_status_t rl_shuffle_create(rl_primitive_t *p, rl_engine_t engine, rl_prop_kind_t kind,
                                      const_rl_memory_desc_t md, int axis, rl_dim_t group_size);
 
+/** Creates a shuffle with oneDNN semantics (as rl_shuffle_create) from two descriptors, as
+ *  oneDNN's shuffle takes them: the data is shuffled and laid out as dst in one pass.
+ *  src and dst must have the same dims and data type. dst may be "any": it then takes src's
+ *  layout, dense (rl_primitive_query_md tells it). For RL_FORWARD, src is RL_ARG_SRC and dst
+ *  RL_ARG_DST; for RL_BACKWARD, src describes what is read (RL_ARG_DIFF_DST) and dst what is
+ *  written (RL_ARG_DIFF_SRC). rl_shuffle_create(md) is rl_shuffle_create2(md, md).
+ *  Statuses: those of rl_shuffle_create (naming src), plus RL_INVALID_ARGUMENTS for a NULL
+ *  dst, dims or data types that differ; RL_OUT_OF_MEMORY. */
+RL_API rl_status_t rl_shuffle_create2(rl_primitive_t *p, rl_engine_t engine, rl_prop_kind_t kind,
+                                      const_rl_memory_desc_t src, const_rl_memory_desc_t dst,
+                                      int axis, rl_dim_t group_size);
+
+/** OpenVINO ShuffleChannels-1's default axis and group (the group 1 shuffle is the identity). */
+#define RL_SHUFFLE_CHANNELS_DEFAULT_AXIS 1
+#define RL_SHUFFLE_CHANNELS_DEFAULT_GROUP 1
+
 /** Creates a ShuffleChannels-1 (OpenVINO) primitive: the dim `axis` (negative counts from
  *  the end) is reshaped to [group, C/group], transposed and flattened back. Equal to oneDNN's
  *  forward shuffle with group_size = C/group. group 1 is the identity. Executed with
@@ -411,6 +528,28 @@ typedef struct {
 RL_API rl_status_t rl_primitive_execute(const_rl_primitive_t p, rl_stream_t stream, int nargs,
                                         const rl_exec_arg_t *args);
 
+/** One execution argument as a memory object: an id (RL_ARG_*) and a memory. */
+typedef struct {
+    int arg;
+    rl_memory_t memory;
+} rl_exec_memory_arg_t;
+
+/** Runs p on memory objects (oneDNN's dnnl_primitive_execute): as rl_primitive_execute with
+ *  each memory's buffer, after checking each memory p uses: it has a buffer, it was created
+ *  on p's engine, and its descriptor equals rl_primitive_query_md(p, arg) (dims, type,
+ *  layout, offset0). Runtime scales and zero points (RL_ARG_ATTR_SCALES | arg,
+ *  RL_ARG_ATTR_ZERO_POINTS | arg) are memory objects too, as in oneDNN: f32 for scales and
+ *  for rl_attr_set_zero_points_f32, s32 for rl_attr_set_zero_points, holding at least the
+ *  number of values the mask selects (e.g. a 1-D descriptor of that many elements). Ids p
+ *  does not use are ignored. Allocates nothing; safe to call concurrently as
+ *  rl_primitive_execute.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL p/stream, nargs < 0, args NULL with nargs > 0, a
+ *  required argument missing, given twice or NULL, a memory without a buffer, of another
+ *  engine or whose descriptor differs (the message shows both), a runtime value memory of
+ *  the wrong type or too small, a stream of another engine. */
+RL_API rl_status_t rl_primitive_execute_memory(const_rl_primitive_t p, rl_stream_t stream,
+                                               int nargs, const rl_exec_memory_arg_t *args);
+
 /** The descriptor p uses for arg (RL_ARG_SRC/FROM, RL_ARG_DST/TO, RL_ARG_DIFF_SRC,
  *  RL_ARG_DIFF_DST), with "any" resolved. Owned by p (valid while p lives). NULL for a NULL p
  *  or an arg p does not have. */
@@ -420,8 +559,44 @@ RL_API const_rl_memory_desc_t rl_primitive_query_md(const_rl_primitive_t p, int 
  *  "transpose-x32:avx512". Owned by p. NULL for NULL. */
 RL_API const char *rl_primitive_impl_name(const_rl_primitive_t p);
 
-/** Releases p. NULL is fine. Always RL_SUCCESS. p must not be executing. */
+/** Releases p. NULL is fine. Always RL_SUCCESS. p must not be executing. Other handles of a
+ *  cached primitive (see rl_set_primitive_cache_capacity) are unaffected. */
 RL_API rl_status_t rl_primitive_destroy(rl_primitive_t p);
+
+/* ---------------------------------------------------------------------------------------
+ * Primitive cache
+ * ------------------------------------------------------------------------------------- */
+
+/** Sets how many primitives the primitive cache keeps (oneDNN's primitive cache). Creation
+ *  (reorder, shuffle, shuffle channels, resampling) first looks for a primitive made earlier
+ *  for an identical request: same kind, engine, descriptors as given ("any" included),
+ *  attributes (values given at creation included), algorithm, direction, axis, group and
+ *  effective ISA. A hit returns a new handle of that primitive without planning again. Each
+ *  handle is destroyed on its own; the shared state is freed when the last handle and the
+ *  cache let it go, so destroying one handle never affects another. Beyond the capacity the
+ *  least recently used entry is dropped. Destroying an engine drops its entries.
+ *  capacity: 0 turns the cache off (and empties it); the default is 1024.
+ *  Thread-safe. Statuses: RL_INVALID_ARGUMENTS for a negative capacity. */
+RL_API rl_status_t rl_set_primitive_cache_capacity(int capacity);
+
+/** The primitive cache's capacity (1024 unless set). */
+RL_API int rl_get_primitive_cache_capacity(void);
+
+/* ---------------------------------------------------------------------------------------
+ * Verbose mode
+ * ------------------------------------------------------------------------------------- */
+
+/** Sets the verbose level (oneDNN's dnnl_set_verbose): 0 off, 1 one line on stderr per
+ *  primitive creation and execution ("rl_verbose,create,<kind>,<impl>,<descriptors>,<info>,
+ *  <time>ms"; a creation served by the primitive cache says "create:cache_hit"), 2 also the
+ *  plan of each creation. The environment variable RL_VERBOSE sets the initial level; it is
+ *  read once, at the first use of the level, and never again after a call to this function.
+ *  Thread-safe; takes effect for calls that start afterwards.
+ *  Statuses: RL_INVALID_ARGUMENTS for a level outside 0..2. */
+RL_API rl_status_t rl_set_verbose(int level);
+
+/** The verbose level in effect (RL_VERBOSE or the last rl_set_verbose), 0..2. */
+RL_API int rl_get_verbose(void);
 
 /* ---------------------------------------------------------------------------------------
  * CPU ISA control

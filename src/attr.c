@@ -28,6 +28,12 @@ static rl_status_t set_spec(rl_quant_spec_t specs[2], int arg, int mask, const v
         return rl_error(RL_INVALID_ARGUMENTS, where,
                         "arg %d is not RL_ARG_SRC (1) or RL_ARG_DST (17)", arg);
     if (mask < 0) return rl_error(RL_INVALID_ARGUMENTS, where, "mask %d is negative", mask);
+    /* a bit no tensor can have is a mistake now, not at some later creation */
+    if (mask >> RL_MAX_NDIMS != 0)
+        return rl_error(RL_INVALID_ARGUMENTS, where,
+                        "mask 0x%x names dim %d, but a tensor has at most %d dims (bits 0 to %d)",
+                        (unsigned)mask, 31 - __builtin_clz((unsigned)mask), RL_MAX_NDIMS,
+                        RL_MAX_NDIMS - 1);
     rl_quant_spec_t *q = &specs[slot];
     q->set = true;
     q->runtime = values == NULL;

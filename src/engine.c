@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "primitive_cache.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -35,7 +36,10 @@ rl_status_t rl_engine_create(rl_engine_t *engine, int nthreads) {
 int rl_engine_get_nthreads(const_rl_engine_t engine) { return engine ? engine->nthreads : 0; }
 
 rl_status_t rl_engine_destroy(rl_engine_t engine) {
-    if (engine) rl_threadpool_destroy(engine->pool);
+    if (engine) {
+        rl_cache_drop_engine(engine); /* its cached primitives run on its pool */
+        rl_threadpool_destroy(engine->pool);
+    }
     rl_free(engine);
     return RL_SUCCESS;
 }

@@ -25,9 +25,11 @@ typedef struct {
     const void *qv[RL_Q_COUNT]; /* per scale / zero-point slot: its values, or NULL */
 } rl_exec_ptrs_t;
 
+struct rl_prim; /* primitive.h: the shared, reference-counted part of a primitive */
 /* primitive.c: runs a checked execution (kernels, verbose line). */
-void rl_primitive_run(const_rl_primitive_t p, const rl_exec_ptrs_t *x);
-/* stream.c: queues a checked execution on an async stream's lane (in order). */
-rl_status_t rl_stream_enqueue(rl_stream_t s, const_rl_primitive_t p, const rl_exec_ptrs_t *x);
+void rl_primitive_run(const struct rl_prim *p, const rl_exec_ptrs_t *x);
+/* stream.c: queues a checked execution on an async stream's lane (in order); the queue holds
+ * a reference to p until it has run, so the user may destroy the handle meanwhile. */
+rl_status_t rl_stream_enqueue(rl_stream_t s, struct rl_prim *p, const rl_exec_ptrs_t *x);
 
 #endif

@@ -13,7 +13,9 @@ const char *rl_status_string(rl_status_t s) {
     case RL_OUT_OF_MEMORY: return "out of memory";
     case RL_INVALID_ARGUMENTS: return "invalid arguments";
     case RL_UNIMPLEMENTED: return "unimplemented";
+    case RL_LAST_IMPL_REACHED: return "last implementation reached";
     case RL_RUNTIME_ERROR: return "runtime error";
+    case RL_NOT_REQUIRED: return "not required";
     }
     return "unknown status";
 }

@@ -68,5 +68,7 @@ void rl_md_dense_like(rl_md_t *out, const rl_md_t *md, rl_data_type_t dt);
 
 /* md_text.c */
 rl_status_t rl_md_format(const rl_md_t *md, char *buf, size_t len);
+/* RL_INVALID_ARGUMENTS naming both descriptors unless src and dst have the same dims. */
+rl_status_t rl_md_check_same_dims(const rl_md_t *src, const rl_md_t *dst, const char *where);
 
 #endif

@@ -171,15 +171,47 @@ static bool is_positional_text(const char *s) {
     return isalpha((unsigned char)s[0]);
 }
 
-rl_status_t rl_tag_parse(rl_tag_t *tag, const char *text, const char *where) {
+static const char *rnn_alias_tag(const char *text) {
     for (size_t i = 0; i < sizeof rnn_aliases / sizeof rnn_aliases[0]; ++i)
-        if (strcmp(text, rnn_aliases[i].alias) == 0)
-            return parse_positional(tag, rnn_aliases[i].tag, text, where);
+        if (strcmp(text, rnn_aliases[i].alias) == 0) return rnn_aliases[i].tag;
+    return NULL;
+}
+
+/* A known alias or positional tag written all in upper case ("NHWC", "ABCD"):
+ * upper case means "blocked" in oneDNN's grammar, so say what was probably meant. */
+static rl_status_t check_upper_case(const char *text, const char *where) {
+    char lower[64], unused[64];
+    size_t n = 0;
+    for (; text[n] && n + 1 < sizeof lower; ++n) {
+        if (!isupper((unsigned char)text[n])) return RL_SUCCESS; /* "nChw": its own message */
+        lower[n] = (char)tolower((unsigned char)text[n]);
+    }
+    lower[n] = '\0';
+    if (n == 0 || text[n] != '\0') return RL_SUCCESS;
+    const bool known = rnn_alias_tag(lower) || is_positional_text(lower) ||
+                       (rl_tag_is_onednn_alias(lower) && translate_cnn_alias(lower, unused, sizeof unused));
+    RETURN_IF_AT(where, known, RL_INVALID_ARGUMENTS,
+                 "tag '%s': plain tags are lower case (upper case marks a blocked dim), did "
+                 "you mean '%s'?",
+                 text, lower);
+    return RL_SUCCESS;
+}
+
+rl_status_t rl_tag_parse(rl_tag_t *tag, const char *text, const char *where) {
+    const char *rnn = rnn_alias_tag(text);
+    if (rnn) return parse_positional(tag, rnn, text, where);
     if (is_positional_text(text)) return parse_positional(tag, text, text, where);
     char buf[64];
-    if (strlen(text) < sizeof buf && translate_cnn_alias(text, buf, sizeof buf))
-        return parse_positional(tag, buf, text, where);
-    return rl_error(RL_INVALID_ARGUMENTS, where, "unknown format tag '%s'", text);
+    const bool translates = strlen(text) < sizeof buf && translate_cnn_alias(text, buf, sizeof buf);
+    if (translates && rl_tag_is_onednn_alias(text)) return parse_positional(tag, buf, text, where);
+    /* from here on text is refused; the message says why as precisely as it can */
+    CHECK_STATUS(check_upper_case(text, where));
+    if (!translates) return rl_error(RL_INVALID_ARGUMENTS, where, "unknown format tag '%s'", text);
+    CHECK_STATUS(parse_positional(tag, buf, text, where)); /* a malformed block says so first */
+    return rl_error(RL_INVALID_ARGUMENTS, where,
+                    "tag '%s' is not one of oneDNN's format tags (its letters name dims, but "
+                    "only oneDNN's own orders are aliases); the nearest is '%s'",
+                    text, rl_tag_nearest_alias(text));
 }
 
 bool rl_md_tag_string(const rl_md_t *md, const int *order, char *buf, size_t len) {

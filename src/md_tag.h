@@ -24,6 +24,10 @@ typedef struct {
 /* Parses a tag (positional, alias or blocked). Returns RL_INVALID_ARGUMENTS with a message
  * (attributed to `where`) for unknown tags. "any" is not handled here. */
 rl_status_t rl_tag_parse(rl_tag_t *tag, const char *text, const char *where);
+/* md_tag_aliases.c: whether name is one of oneDNN's named format tags; the one nearest to
+ * name (for messages). */
+bool rl_tag_is_onednn_alias(const char *name);
+const char *rl_tag_nearest_alias(const char *name);
 /* The positional tag of md's layout ("acdb", "aBcd16b") when its outer strides are the dense
  * ones for some letter order (offset0 aside); false when none matches or buf is too small.
  * order_out (may be NULL) receives the letter order md's strides imply either way. */

@@ -137,6 +137,7 @@ rl_status_t rl_md_create_from_string(rl_memory_desc_t *md, const char *text) {
     RETURN_IF_AT(where, md == NULL, RL_INVALID_ARGUMENTS, "md is NULL");
     *md = NULL;
     RETURN_IF_AT(where, text == NULL, RL_INVALID_ARGUMENTS, "text is NULL");
+    if (strcmp(text, "undef") == 0) return rl_md_create_with_tag(md, 0, NULL, RL_DT_UNDEF, text);
     md_text_t t = {.text = text};
     CHECK_STATUS(split_fields(&t));
     CHECK_STATUS(parse_type_and_dims(&t));
@@ -188,6 +189,11 @@ static bool format_layout(const rl_md_t *md, char *buf, size_t len, size_t *o) {
 
 rl_status_t rl_md_format(const rl_md_t *md, char *buf, size_t len) {
     size_t o = 0;
+    if (md->ndims == 0) { /* the empty descriptor (tag "undef") */
+        if (len > 0 && append(buf, len, &o, "undef")) return RL_SUCCESS;
+        if (len > 0) buf[0] = '\0';
+        return RL_INVALID_ARGUMENTS;
+    }
     char off[40];
     snprintf(off, sizeof off, ":offset0=%lld", (long long)md->offset0);
     const bool ok = len > 0 && append(buf, len, &o, rl_dt_name(md->data_type)) &&
@@ -206,4 +212,14 @@ rl_status_t rl_md_to_string(const_rl_memory_desc_t md, char *buf, size_t buf_len
     RETURN_IF(st != RL_SUCCESS, st, "a buffer of %zu bytes is too small for the text form",
               buf_len);
     return RL_SUCCESS;
+}
+
+rl_status_t rl_md_check_same_dims(const rl_md_t *src, const rl_md_t *dst, const char *at) {
+    bool same = src->ndims == dst->ndims;
+    for (int d = 0; same && d < src->ndims; ++d) same = src->dims[d] == dst->dims[d];
+    if (same) return RL_SUCCESS;
+    char s[512], d[512];
+    rl_md_format(src, s, sizeof s);
+    rl_md_format(dst, d, sizeof d);
+    return rl_error(RL_INVALID_ARGUMENTS, at, "src and dst dims differ (%s vs %s)", s, d);
 }

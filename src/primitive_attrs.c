@@ -86,7 +86,7 @@ static void describe_quant(char *buf, size_t len, const char *name, const char *
                  value);
 }
 
-rl_status_t rl_primitive_setup_attrs(rl_primitive_t p, const_rl_attr_t attr, const char *at) {
+rl_status_t rl_primitive_setup_attrs(rl_prim_t *p, const_rl_attr_t attr, const char *at) {
     rl_problem_t *e = &p->problem;
     if (attr == NULL) return RL_SUCCESS;
     CHECK_STATUS(resolve_quant(&e->q[RL_Q_SRC_SCALE], &attr->scales[RL_ATTR_SRC], &p->src_md,

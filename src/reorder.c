@@ -3,6 +3,7 @@
 #include "attr.h"
 #include "error.h"
 #include "primitive.h"
+#include "primitive_cache.h"
 #include "verbose.h"
 
 #include <stdint.h>
@@ -24,17 +25,12 @@ static rl_status_t check_args(rl_engine_t engine, const_rl_memory_desc_t src,
     RETURN_IF_AT(where, engine == NULL, RL_INVALID_ARGUMENTS, "engine is NULL");
     RETURN_IF_AT(where, src == NULL, RL_INVALID_ARGUMENTS, "src is NULL");
     RETURN_IF_AT(where, dst == NULL, RL_INVALID_ARGUMENTS, "dst is NULL");
+    RETURN_IF_AT(where, src->ndims == 0 || dst->ndims == 0, RL_INVALID_ARGUMENTS,
+                 "%s is the empty descriptor (tag 'undef'): a reorder needs a tensor",
+                 src->ndims == 0 ? "src" : "dst");
     RETURN_IF_AT(where, src->is_any, RL_INVALID_ARGUMENTS,
                  "src has format 'any': a reorder needs a concrete source layout");
-    bool same = src->ndims == dst->ndims;
-    for (int d = 0; same && d < src->ndims; ++d) same = src->dims[d] == dst->dims[d];
-    if (!same) {
-        char s[512], d[512];
-        rl_md_format(src, s, sizeof s);
-        rl_md_format(dst, d, sizeof d);
-        return rl_error(RL_INVALID_ARGUMENTS, where, "src and dst dims differ (%s vs %s)", s, d);
-    }
-    return RL_SUCCESS;
+    return rl_md_check_same_dims(src, dst, where);
 }
 
 /* The destination's descriptor: dst itself, or for "any" the dense layout in src's order. */
@@ -48,9 +44,16 @@ static rl_status_t resolve_dst(rl_md_t *out, const rl_md_t *src, const rl_md_t *
     return rl_md_check_layout(out, where);
 }
 
+struct setup_args {
+    const rl_md_t *src, *dst;
+    const_rl_attr_t attr;
+};
+
 /* Fills a new reorder: its descriptors, the reference executor and the attributes. */
-static rl_status_t setup(rl_primitive_t prim, const rl_md_t *src, const rl_md_t *dst,
-                         const_rl_attr_t attr) {
+static rl_status_t setup(rl_prim_t *prim, const void *ctx) {
+    const struct setup_args *a = ctx;
+    const rl_md_t *src = a->src, *dst = a->dst;
+    const_rl_attr_t attr = a->attr;
     prim->src_md = *src;
     CHECK_STATUS(resolve_dst(&prim->dst_md, src, dst));
     prim->src_arg = RL_ARG_SRC;
@@ -70,12 +73,7 @@ rl_status_t rl_reorder_create(rl_primitive_t *p, rl_engine_t engine, const_rl_me
     RETURN_IF_AT(where, p == NULL, RL_INVALID_ARGUMENTS, "p is NULL");
     *p = NULL;
     CHECK_STATUS(check_args(engine, src, dst));
-    rl_primitive_t prim;
-    CHECK_STATUS(rl_primitive_alloc(&prim, "reorder", engine, where));
-    const rl_status_t st = setup(prim, src, dst, attr);
-    if (st != RL_SUCCESS) {
-        rl_primitive_destroy(prim);
-        return st;
-    }
-    return rl_primitive_finish(prim, p, t0);
+    const struct setup_args args = {src, dst, attr};
+    const rl_cache_request_t req = {"reorder", engine, {0}, src, dst, attr};
+    return rl_primitive_create(p, &req, setup, &args, t0, where);
 }

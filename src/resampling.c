@@ -8,6 +8,7 @@
 #include "error.h"
 #include "md_tag.h"
 #include "primitive.h"
+#include "primitive_cache.h"
 #include "verbose.h"
 
 #include <stdint.h>
@@ -379,8 +380,17 @@ static rl_status_t check_masks(const rl_problem_t *e, const_rl_attr_t attr) {
     return RL_SUCCESS;
 }
 
-static rl_status_t setup(rl_primitive_t prim, rl_resampling_alg_t alg, const rl_md_t *src,
-                         const rl_md_t *dst, const_rl_attr_t attr) {
+struct setup_args {
+    rl_resampling_alg_t alg;
+    const rl_md_t *src, *dst;
+    const_rl_attr_t attr;
+};
+
+static rl_status_t setup(rl_prim_t *prim, const void *ctx) {
+    const struct setup_args *a = ctx;
+    const rl_resampling_alg_t alg = a->alg;
+    const rl_md_t *src = a->src, *dst = a->dst;
+    const_rl_attr_t attr = a->attr;
     prim->src_md = *src;
     if (dst->is_any)
         CHECK_STATUS(resolve_any(&prim->dst_md, src, dst));
@@ -412,12 +422,7 @@ rl_status_t rl_resampling_create(rl_primitive_t *p, rl_engine_t engine, rl_resam
                                  const_rl_attr_t attr) {
     const double t0 = rl_now_ms();
     CHECK_STATUS(check_args(p, engine, alg, src, dst, attr));
-    rl_primitive_t prim;
-    CHECK_STATUS(rl_primitive_alloc(&prim, "resampling", engine, where));
-    const rl_status_t st = setup(prim, alg, src, dst, attr);
-    if (st != RL_SUCCESS) {
-        rl_primitive_destroy(prim);
-        return st;
-    }
-    return rl_primitive_finish(prim, p, t0);
+    const struct setup_args args = {alg, src, dst, attr};
+    const rl_cache_request_t req = {"resampling", engine, {alg}, src, dst, attr};
+    return rl_primitive_create(p, &req, setup, &args, t0, where);
 }

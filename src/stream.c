@@ -9,6 +9,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "primitive.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -39,7 +40,7 @@ rl_status_t rl_stream_create(rl_stream_t *stream, rl_engine_t engine) {
 
 typedef struct job {
     struct job *next;
-    const_rl_primitive_t p;
+    rl_prim_t *p; /* a reference, released once the job has run */
     rl_exec_ptrs_t x;
 } job_t;
 
@@ -82,6 +83,7 @@ static void *lane_main(void *arg) {
         if (j == NULL) break; /* stopping, and nothing is left */
         pthread_mutex_unlock(&l->mu);
         rl_primitive_run(j->p, &j->x);
+        rl_prim_release(j->p);
         rl_free(j);
         pthread_mutex_lock(&l->mu);
         atomic_fetch_add_explicit(&l->completed, 1, memory_order_release);
@@ -94,8 +96,7 @@ static void *lane_main(void *arg) {
 
 static rl_status_t lane_create(rl_stream_lane_t **out) {
     rl_stream_lane_t *l = rl_calloc(1, sizeof *l);
-    RETURN_IF_AT("rl_stream_create_async", l == NULL, RL_OUT_OF_MEMORY,
-                 "cannot allocate a stream");
+    RETURN_IF_AT("rl_stream_create_async", l == NULL, RL_OUT_OF_MEMORY, "cannot allocate a stream");
     pthread_mutex_init(&l->mu, NULL);
     pthread_cond_init(&l->wake, NULL);
     pthread_cond_init(&l->idle, NULL);
@@ -132,11 +133,12 @@ static void lane_destroy(rl_stream_lane_t *l) {
     rl_free(l);
 }
 
-rl_status_t rl_stream_enqueue(rl_stream_t s, const_rl_primitive_t p, const rl_exec_ptrs_t *x) {
+rl_status_t rl_stream_enqueue(rl_stream_t s, rl_prim_t *p, const rl_exec_ptrs_t *x) {
     rl_stream_lane_t *l = s->lane;
     job_t *j = rl_malloc(sizeof *j);
     RETURN_IF_AT("rl_primitive_execute", j == NULL, RL_OUT_OF_MEMORY,
                  "cannot queue an execution on the async stream");
+    rl_prim_retain(p);
     *j = (job_t){NULL, p, *x};
     pthread_mutex_lock(&l->mu);
     if (l->tail)
@@ -170,7 +172,7 @@ static rl_status_t lane_create(rl_stream_lane_t **out) {
 static void lane_wait(rl_stream_lane_t *l) { (void)l; }
 static void lane_destroy(rl_stream_lane_t *l) { rl_free(l); }
 
-rl_status_t rl_stream_enqueue(rl_stream_t s, const_rl_primitive_t p, const rl_exec_ptrs_t *x) {
+rl_status_t rl_stream_enqueue(rl_stream_t s, rl_prim_t *p, const rl_exec_ptrs_t *x) {
     rl_primitive_run(p, x);
     ++s->lane->completed;
     return RL_SUCCESS;

@@ -1,6 +1,8 @@
-/* Verbose mode (RL_VERBOSE, read once). Logging must never harm its host: a line that
+/* Verbose mode (RL_VERBOSE, read once; rl_set_verbose overrides it). Logging must never harm its host: a line that
  * cannot be written is dropped, and a pipe whose reader has gone never raises SIGPIPE. */
 #include "verbose.h"
+
+#include "error.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,7 +16,7 @@
 
 enum { MAX_LEVEL = 2 };
 
-static int level;
+static atomic_int level;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static atomic_bool reader_gone; /* stderr gave EPIPE: later lines are dropped */
 
@@ -36,7 +38,7 @@ static int parse_level(const char *s, bool *bad) {
 static void read_env(void) {
     const char *s = getenv("RL_VERBOSE");
     bool bad;
-    level = s ? parse_level(s, &bad) : 0;
+    atomic_store(&level, s ? parse_level(s, &bad) : 0);
     if (s && bad) {
         char line[160];
         const int n = snprintf(line, sizeof line,
@@ -49,8 +51,19 @@ static void read_env(void) {
 
 int rl_verbose_level(void) {
     pthread_once(&once, read_env);
-    return level;
+    return atomic_load_explicit(&level, memory_order_relaxed);
 }
+
+rl_status_t rl_set_verbose(int new_level) {
+    RETURN_IF(new_level < 0 || new_level > MAX_LEVEL, RL_INVALID_ARGUMENTS,
+              "level %d is not 0 (off), 1 (create and exec lines) or 2 (also the plan)",
+              new_level);
+    pthread_once(&once, read_env); /* the environment is read once, and never after this */
+    atomic_store(&level, new_level);
+    return RL_SUCCESS;
+}
+
+int rl_get_verbose(void) { return rl_verbose_level(); }
 
 double rl_now_ms(void) {
     struct timespec ts;

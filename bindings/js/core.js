@@ -19,8 +19,9 @@ import {
 export { describeValue } from './checks.js';
 
 const ARG = { SRC: 1, DST: 17, DIFF_SRC: 129, DIFF_DST: 145, SCALES: 4096, ZERO_POINTS: 8192 };
+// indexed by the C value, which equals oneDNN's dnnl_status_t (4 is last_impl_reached)
 const STATUS = ['RL_SUCCESS', 'RL_OUT_OF_MEMORY', 'RL_INVALID_ARGUMENTS', 'RL_UNIMPLEMENTED',
-  'RL_RUNTIME_ERROR'];
+  'RL_LAST_IMPL_REACHED', 'RL_RUNTIME_ERROR', 'RL_NOT_REQUIRED'];
 
 /** An error reported by the C library: `status` is the C status name. */
 export class RelayoutError extends Error {

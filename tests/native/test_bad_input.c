@@ -84,7 +84,8 @@ static void row(const char *name, rl_status_t expected, rl_status_t got, int han
 /* clang-format off */
 #define DESTROY(h)                                                                                 \
     _Generic((h), rl_memory_desc_t: rl_md_destroy, rl_engine_t: rl_engine_destroy,                \
-             rl_stream_t: rl_stream_destroy, rl_primitive_t: rl_primitive_destroy)(h)
+             rl_stream_t: rl_stream_destroy, rl_primitive_t: rl_primitive_destroy,                \
+             rl_memory_t: rl_memory_destroy)(h)
 /* clang-format on */
 #define ROWH(name, exp, h, call)                                                                   \
     do {                                                                                           \
@@ -412,6 +413,171 @@ static void object_rows(rl_engine_t e, rl_memory_desc_t md, rl_memory_desc_t any
     rl_md_destroy(d3);
 }
 
+/* Memory objects and rl_primitive_execute_memory. */
+static void memory_rows(rl_engine_t e, rl_stream_t s, rl_memory_desc_t md, rl_memory_desc_t any) {
+    rl_memory_t hm, src = NULL, dst = NULL, none = NULL, other = NULL, sc = NULL, few = NULL;
+    rl_memory_desc_t undef = NULL, nhwc = NULL, s32 = NULL, f2 = NULL;
+    rl_engine_t e2 = NULL;
+    rl_engine_create(&e2, 1);
+    rl_md_create_with_tag(&undef, 0, NULL, RL_DT_UNDEF, "undef");
+    rl_md_create_with_tag(&nhwc, 4, D4, RL_F32, "nhwc");
+    rl_md_create_from_string(&s32, "s32:a:3");
+    rl_md_create_from_string(&f2, "f32:a:2");
+    ROW("memory_create: NULL mem", RL_INVALID_ARGUMENTS,
+        rl_memory_create(NULL, md, e, RL_MEMORY_ALLOCATE));
+    ROWH("memory_create: NULL md", RL_INVALID_ARGUMENTS, hm,
+         rl_memory_create(&hm, NULL, e, RL_MEMORY_ALLOCATE));
+    ROWH("memory_create: NULL engine", RL_INVALID_ARGUMENTS, hm,
+         rl_memory_create(&hm, md, NULL, RL_MEMORY_ALLOCATE));
+    ROWH("memory_create: \"any\" md", RL_INVALID_ARGUMENTS, hm,
+         rl_memory_create(&hm, any, e, RL_MEMORY_ALLOCATE));
+    ROWH("memory_create: \"undef\" md", RL_INVALID_ARGUMENTS, hm,
+         rl_memory_create(&hm, undef, e, RL_MEMORY_ALLOCATE));
+    rl_memory_create(&src, md, e, RL_MEMORY_ALLOCATE);
+    rl_memory_create(&dst, md, e, RL_MEMORY_ALLOCATE);
+    rl_memory_create(&none, md, e, RL_MEMORY_NONE);
+    rl_memory_create(&other, nhwc, e, RL_MEMORY_ALLOCATE);
+    void *ptr;
+    const_rl_memory_desc_t cmd;
+    ROW("memory_get_data_handle: NULL mem", RL_INVALID_ARGUMENTS,
+        rl_memory_get_data_handle(NULL, &ptr));
+    ROW("memory_get_data_handle: NULL handle", RL_INVALID_ARGUMENTS,
+        rl_memory_get_data_handle(src, NULL));
+    ROW("memory_set_data_handle: NULL mem", RL_INVALID_ARGUMENTS,
+        rl_memory_set_data_handle(NULL, RL_MEMORY_NONE));
+    ROW("memory_set_data_handle: RL_MEMORY_ALLOCATE", RL_INVALID_ARGUMENTS,
+        rl_memory_set_data_handle(src, RL_MEMORY_ALLOCATE));
+    ROW("memory_get_memory_desc: NULL mem", RL_INVALID_ARGUMENTS,
+        rl_memory_get_memory_desc(NULL, &cmd));
+    ROW("memory_get_memory_desc: NULL md", RL_INVALID_ARGUMENTS,
+        rl_memory_get_memory_desc(src, NULL));
+
+    rl_primitive_t p = NULL, pr = NULL;
+    rl_attr_t a = NULL;
+    rl_attr_create(&a);
+    rl_attr_set_scales(a, RL_ARG_SRC, 1 << 1, NULL);
+    rl_reorder_create(&p, e, md, md, NULL);
+    rl_reorder_create(&pr, e, md, md, a);
+    rl_memory_create(&sc, s32, e, RL_MEMORY_ALLOCATE);
+    rl_memory_create(&few, f2, e, RL_MEMORY_ALLOCATE);
+    rl_exec_memory_arg_t ok[] = {{RL_ARG_SRC, src}, {RL_ARG_DST, dst}};
+    ROW("execute_memory: NULL p", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(NULL, s, 2, ok));
+    ROW("execute_memory: NULL stream", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(p, NULL, 2, ok));
+    ROW("execute_memory: nargs -1", RL_INVALID_ARGUMENTS, rl_primitive_execute_memory(p, s, -1, ok));
+    ROW("execute_memory: args NULL, nargs 2", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(p, s, 2, NULL));
+    ROW("execute_memory: no DST", RL_INVALID_ARGUMENTS, rl_primitive_execute_memory(p, s, 1, ok));
+    rl_exec_memory_arg_t twice[] = {{RL_ARG_SRC, src}, {RL_ARG_SRC, src}, {RL_ARG_DST, dst}};
+    ROW("execute_memory: SRC twice", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(p, s, 3, twice));
+    rl_exec_memory_arg_t nobuf[] = {{RL_ARG_SRC, src}, {RL_ARG_DST, none}};
+    ROW("execute_memory: DST without a buffer", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(p, s, 2, nobuf));
+    rl_exec_memory_arg_t wrong[] = {{RL_ARG_SRC, src}, {RL_ARG_DST, other}};
+    ROW("execute_memory: DST of another descriptor", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(p, s, 2, wrong));
+    rl_memory_t far = NULL;
+    rl_memory_create(&far, md, e2, RL_MEMORY_ALLOCATE);
+    rl_exec_memory_arg_t eng[] = {{RL_ARG_SRC, far}, {RL_ARG_DST, dst}};
+    ROW("execute_memory: SRC of another engine", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(p, s, 2, eng));
+    rl_exec_memory_arg_t sty[] = {{RL_ARG_SRC, src}, {RL_ARG_DST, dst},
+                                  {RL_ARG_ATTR_SCALES | RL_ARG_SRC, sc}};
+    ROW("execute_memory: s32 runtime scales", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(pr, s, 3, sty));
+    rl_exec_memory_arg_t sfew[] = {{RL_ARG_SRC, src}, {RL_ARG_DST, dst},
+                                   {RL_ARG_ATTR_SCALES | RL_ARG_SRC, few}};
+    ROW("execute_memory: 2 runtime scales for 3 channels", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(pr, s, 3, sfew));
+    ROW("execute_memory: runtime scales missing", RL_INVALID_ARGUMENTS,
+        rl_primitive_execute_memory(pr, s, 2, ok));
+    rl_memory_destroy(src), rl_memory_destroy(dst), rl_memory_destroy(none);
+    rl_memory_destroy(other), rl_memory_destroy(sc), rl_memory_destroy(few), rl_memory_destroy(far);
+    rl_primitive_destroy(p), rl_primitive_destroy(pr);
+    rl_attr_destroy(a);
+    rl_md_destroy(undef), rl_md_destroy(nhwc), rl_md_destroy(s32), rl_md_destroy(f2);
+    rl_engine_destroy(e2);
+}
+
+/* Descriptor queries, reshape, the new tag rules, shuffle with two descriptors, masks, the
+ * cache capacity and the verbose level. */
+static void model_rows(rl_engine_t e, rl_memory_desc_t md, rl_memory_desc_t any) {
+    rl_memory_desc_t h, blk = NULL, nhwc = NULL, s8 = NULL, other = NULL;
+    rl_md_create_with_tag(&blk, 4, D4, RL_F32, "nChw16c");
+    rl_md_create_with_tag(&nhwc, 4, D4, RL_F32, "nhwc");
+    rl_md_create_with_tag(&s8, 4, D4, RL_S8, "nchw");
+    const int64_t d2[4] = {2, 3, 4, 6};
+    rl_md_create_with_tag(&other, 4, d2, RL_F32, "nchw");
+    rl_dim_t v[RL_MAX_NDIMS];
+    int n, idx[RL_MAX_NDIMS];
+    rl_format_kind_t k;
+    ROW("md_query_strides: NULL md", RL_INVALID_ARGUMENTS, rl_md_query_strides(NULL, v));
+    ROW("md_query_strides: NULL strides", RL_INVALID_ARGUMENTS, rl_md_query_strides(md, NULL));
+    ROW("md_query_strides: blocked md", RL_INVALID_ARGUMENTS, rl_md_query_strides(blk, v));
+    ROW("md_query_strides: \"any\" md", RL_INVALID_ARGUMENTS, rl_md_query_strides(any, v));
+    ROW("md_query_padded_dims: NULL md", RL_INVALID_ARGUMENTS, rl_md_query_padded_dims(NULL, v));
+    ROW("md_query_padded_dims: NULL out", RL_INVALID_ARGUMENTS, rl_md_query_padded_dims(md, NULL));
+    ROW("md_query_offset0: NULL md", RL_INVALID_ARGUMENTS, rl_md_query_offset0(NULL, v));
+    ROW("md_query_offset0: NULL out", RL_INVALID_ARGUMENTS, rl_md_query_offset0(md, NULL));
+    ROW("md_query_format_kind: NULL md", RL_INVALID_ARGUMENTS, rl_md_query_format_kind(NULL, &k));
+    ROW("md_query_format_kind: NULL out", RL_INVALID_ARGUMENTS, rl_md_query_format_kind(md, NULL));
+    ROW("md_query_inner_blocks: NULL nblks", RL_INVALID_ARGUMENTS,
+        rl_md_query_inner_blocks(md, NULL, v, idx));
+    ROW("md_query_inner_blocks: \"any\" md", RL_INVALID_ARGUMENTS,
+        rl_md_query_inner_blocks(any, &n, v, idx));
+    const rl_dim_t r3[3] = {2, 3, 20}, r2[2] = {2, 60}, bad[3] = {2, 3, 21};
+    ROW("md_reshape: NULL md", RL_INVALID_ARGUMENTS, rl_md_reshape(NULL, md, 3, r3));
+    ROWH("md_reshape: NULL in", RL_INVALID_ARGUMENTS, h, rl_md_reshape(&h, NULL, 3, r3));
+    ROWH("md_reshape: NULL dims", RL_INVALID_ARGUMENTS, h, rl_md_reshape(&h, md, 3, NULL));
+    ROWH("md_reshape: ndims 13", RL_INVALID_ARGUMENTS, h, rl_md_reshape(&h, md, 13, D4));
+    ROWH("md_reshape: 2x3x4x5 to 2x3x21", RL_INVALID_ARGUMENTS, h, rl_md_reshape(&h, md, 3, bad));
+    ROWH("md_reshape: nhwc 2x3x4x5 to 2x60", RL_INVALID_ARGUMENTS, h,
+         rl_md_reshape(&h, nhwc, 2, r2));
+    ROWH("md_create_with_tag: 'nwhc' (not an alias)", RL_INVALID_ARGUMENTS, h,
+         rl_md_create_with_tag(&h, 4, D4, RL_F32, "nwhc"));
+    ROWH("md_create_with_tag: 'NHWC' (upper case)", RL_INVALID_ARGUMENTS, h,
+         rl_md_create_with_tag(&h, 4, D4, RL_F32, "NHWC"));
+
+    rl_attr_t a = NULL;
+    const float one = 1.0f;
+    rl_attr_create(&a);
+    ROW("attr_set_scales: mask 1<<12", RL_INVALID_ARGUMENTS,
+        rl_attr_set_scales(a, RL_ARG_SRC, 1 << 12, &one));
+    ROW("attr_set_zero_points: mask 1<<20", RL_INVALID_ARGUMENTS,
+        rl_attr_set_zero_points(a, RL_ARG_DST, 1 << 20, NULL));
+    ROW("attr_set_zero_points_f32: mask 0x7fffffff", RL_INVALID_ARGUMENTS,
+        rl_attr_set_zero_points_f32(a, RL_ARG_SRC, 0x7fffffff, NULL));
+    rl_attr_destroy(a);
+
+    rl_primitive_t hp;
+    rl_memory_desc_t undef = NULL;
+    rl_md_create_with_tag(&undef, 0, NULL, RL_DT_UNDEF, "undef");
+    ROWH("reorder_create: \"undef\" src", RL_INVALID_ARGUMENTS, hp,
+         rl_reorder_create(&hp, e, undef, undef, NULL));
+    ROW("shuffle_create2: NULL p", RL_INVALID_ARGUMENTS,
+        rl_shuffle_create2(NULL, e, RL_FORWARD, md, any, 1, 3));
+    ROWH("shuffle_create2: NULL src", RL_INVALID_ARGUMENTS, hp,
+         rl_shuffle_create2(&hp, e, RL_FORWARD, NULL, md, 1, 3));
+    ROWH("shuffle_create2: NULL dst", RL_INVALID_ARGUMENTS, hp,
+         rl_shuffle_create2(&hp, e, RL_FORWARD, md, NULL, 1, 3));
+    ROWH("shuffle_create2: \"any\" src", RL_INVALID_ARGUMENTS, hp,
+         rl_shuffle_create2(&hp, e, RL_FORWARD, any, md, 1, 3));
+    ROWH("shuffle_create2: dims differ", RL_INVALID_ARGUMENTS, hp,
+         rl_shuffle_create2(&hp, e, RL_FORWARD, md, other, 1, 3));
+    ROWH("shuffle_create2: f32 to s8", RL_INVALID_ARGUMENTS, hp,
+         rl_shuffle_create2(&hp, e, RL_FORWARD, md, s8, 1, 3));
+    ROWH("shuffle_create2: C 3 % G 2 != 0", RL_INVALID_ARGUMENTS, hp,
+         rl_shuffle_create2(&hp, e, RL_FORWARD, md, nhwc, 1, 2));
+    ROW("set_primitive_cache_capacity: -1", RL_INVALID_ARGUMENTS,
+        rl_set_primitive_cache_capacity(-1));
+    ROW("set_verbose: 3", RL_INVALID_ARGUMENTS, rl_set_verbose(3));
+    ROW("set_verbose: -1", RL_INVALID_ARGUMENTS, rl_set_verbose(-1));
+    rl_md_destroy(blk), rl_md_destroy(nhwc), rl_md_destroy(s8), rl_md_destroy(other);
+    rl_md_destroy(undef);
+}
+
 /* rl_resampling_create: arguments, algorithm, ranks, N/C, sizes, masks and layouts. */
 static void resampling_rows(rl_engine_t e, rl_memory_desc_t any) {
     rl_primitive_t hp;
@@ -593,10 +759,17 @@ static void success_rows(void) {
     CHECK_STATUS(rl_stream_destroy(NULL), RL_SUCCESS);
     CHECK_STATUS(rl_attr_destroy(NULL), RL_SUCCESS);
     CHECK_STATUS(rl_primitive_destroy(NULL), RL_SUCCESS);
-    for (int st = 0; st <= 4; st++) {
+    for (int st = 0; st <= 6; st++) {
         const char *n = rl_status_string((rl_status_t)st);
         CHECK_MSG(n && n[0] && strcmp(n, "unknown status") != 0, "status %d", st);
     }
+    /* the values are oneDNN's dnnl_status_t */
+    CHECK(RL_SUCCESS == 0 && RL_OUT_OF_MEMORY == 1 && RL_INVALID_ARGUMENTS == 2);
+    CHECK(RL_UNIMPLEMENTED == 3 && RL_LAST_IMPL_REACHED == 4 && RL_RUNTIME_ERROR == 5);
+    CHECK(RL_NOT_REQUIRED == 6);
+    CHECK(strcmp(rl_status_string(RL_RUNTIME_ERROR), "runtime error") == 0);
+    CHECK(strcmp(rl_status_string(RL_NOT_REQUIRED), "not required") == 0);
+    CHECK(strcmp(rl_status_string((rl_status_t)7), "unknown status") == 0);
     CHECK(strcmp(rl_status_string((rl_status_t)99), "unknown status") == 0);
     CHECK(strcmp(rl_status_string((rl_status_t)-1), "unknown status") == 0);
     CHECK(rl_version_string() && strcmp(rl_version_string(), "0.1.0") == 0);
@@ -734,6 +907,8 @@ int main(int argc, char **argv) {
     resampling_rows(e, any);
     channel_mix_rows(e);
     execute_rows(e, s, md);
+    memory_rows(e, s, md, any);
+    model_rows(e, md, any);
     success_rows();
     rl_md_destroy(md);
     rl_md_destroy(any);

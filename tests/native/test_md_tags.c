@@ -595,12 +595,54 @@ static void alias_messages(void) {
     }
 }
 
+/* Only oneDNN's names are aliases: an order it does not name is refused with the nearest
+ * alias, an all-upper-case plain alias with its lower-case form; "undef" is the empty md. */
+static void alias_strictness(void) {
+    static const struct {
+        const char *tag, *says;
+    } refused[] = {
+        {"nwhc", "the nearest is 'nhwc'"},   {"hwcn", "the nearest is 'chwn'"},
+        {"wnhc", "the nearest is 'nhwc'"},   {"ohiw", "the nearest is 'ohwi'"},
+        {"NHWC", "did you mean 'nhwc'?"},    {"NCHW", "did you mean 'nchw'?"},
+        {"OIHW", "did you mean 'oihw'?"},    {"nChw2c", "the nearest is 'nChw32c'"},
+    };
+    const rl_dim_t d4[4] = {2, 3, 4, 5};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; ++k) {
+        rl_memory_desc_t md = NULL;
+        CHECK_STATUS(rl_md_create_with_tag(&md, 4, d4, RL_F32, refused[k].tag),
+                     RL_INVALID_ARGUMENTS);
+        CHECK_MSG(strstr(rl_last_error(), refused[k].says) != NULL, "'%s': %s", refused[k].tag,
+                  rl_last_error());
+    }
+    static const char *const accepted[] = {"nhwc", "chwn", "ohwi", "hwio", "iohw", "Ohwi16o",
+                                           "gOIhw16i16o", "NChw16n16c", "nCw8c", "hwigo"};
+    for (size_t k = 0; k < sizeof accepted / sizeof accepted[0]; ++k) {
+        const int nd = (int)strcspn(accepted[k], "0123456789");
+        rl_dim_t dims[RL_MAX_NDIMS];
+        for (int d = 0; d < nd; ++d) dims[d] = 3;
+        rl_memory_desc_t md = NULL;
+        CHECK_MSG(rl_md_create_with_tag(&md, nd, dims, RL_F32, accepted[k]) == RL_SUCCESS,
+                  "'%s': %s", accepted[k], rl_last_error());
+        rl_md_destroy(md);
+    }
+    rl_memory_desc_t u = NULL, v = NULL;
+    CHECK_STATUS(rl_md_create_with_tag(&u, 4, d4, RL_F32, "undef"), RL_SUCCESS);
+    CHECK(rl_md_ndims(u) == 0 && rl_md_get_size(u) == 0 && rl_md_data_type(u) == RL_DT_UNDEF);
+    char text[32];
+    CHECK_STATUS(rl_md_to_string(u, text, sizeof text), RL_SUCCESS);
+    CHECK(strcmp(text, "undef") == 0);
+    CHECK_STATUS(rl_md_create_from_string(&v, text), RL_SUCCESS);
+    CHECK(rl_md_equal(u, v));
+    rl_md_destroy(u), rl_md_destroy(v);
+}
+
 int main(void) {
     tu_rng_init(&rng, tu_seed(0x5EED0001));
     th_init();
     all_plain_tags();
     alias_tags();
     alias_messages();
+    alias_strictness();
     blocked_tags();
     text_form();
     text_buffer_sizes();

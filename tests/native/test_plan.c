@@ -33,8 +33,8 @@ static void nodes_only(const char *dump, char *out, size_t len) {
 static void check_plan(rl_primitive_t prim, const char *label, const char *expected) {
     if (!CHECK_MSG(prim != NULL, "%s: creation failed: %s", label, rl_last_error())) return;
     char dump[4096] = "(reference)", nodes[4096] = "(reference)";
-    if (prim->has_plan) {
-        rl_plan_format(&prim->plan, dump, sizeof dump);
+    if (prim->impl->has_plan) {
+        rl_plan_format(&prim->impl->plan, dump, sizeof dump);
         nodes_only(dump, nodes, sizeof nodes);
     }
     CHECK_MSG(strcmp(nodes, expected) == 0, "%s:\n  expected:%s\n  got:     %s\n  full: %s", label,

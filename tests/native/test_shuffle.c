@@ -179,6 +179,60 @@ static void inverse(void) {
         }
 }
 
+/* Runs p on src into a garbage-filled buffer of its dst; returns the buffer. */
+static void *run_into(const_rl_primitive_t p, int src_arg, int dst_arg, const void *src) {
+    const size_t bytes = rl_md_get_size(rl_primitive_query_md(p, dst_arg));
+    void *dst = tu_alloc(bytes);
+    tu_fill_garbage(dst, bytes, 0x3c);
+    rl_exec_arg_t args[] = {{src_arg, (void *)src}, {dst_arg, dst}};
+    CHECK_STATUS(rl_primitive_execute(p, th_stream(), 2, args), RL_SUCCESS);
+    return dst;
+}
+
+/* rl_shuffle_create2 into another layout equals a shuffle followed by a reorder, padding
+ * included; dst "any" takes src's layout. */
+static void two_descriptors(void) {
+    static const char *const tags[] = {"nchw", "nhwc", "nChw16c", "nChw8c"};
+    static const rl_data_type_t types[] = {RL_F32, RL_U8, RL_BF16};
+    const rl_dim_t dims[4] = {2, 24, 3, 5};
+    int n = 0;
+    for (int ti = 0; ti < 3; ti++)
+        for (int s = 0; s < 4; s++)
+            for (int d = 0; d < 5; d++)
+                for (int bwd = 0; bwd < 2; bwd++) {
+                    rl_memory_desc_t smd = NULL, dmd = NULL;
+                    rl_md_create_with_tag(&smd, 4, dims, types[ti], tags[s]);
+                    rl_md_create_with_tag(&dmd, 4, dims, types[ti], d < 4 ? tags[d] : "any");
+                    const rl_prop_kind_t kind = bwd ? RL_BACKWARD : RL_FORWARD;
+                    const int sa = bwd ? RL_ARG_DIFF_DST : RL_ARG_SRC;
+                    const int da = bwd ? RL_ARG_DIFF_SRC : RL_ARG_DST;
+                    rl_primitive_t two = NULL, one = NULL, re = NULL;
+                    CHECK_STATUS(rl_shuffle_create2(&two, th_engine(), kind, smd, dmd, 1, 3),
+                                 RL_SUCCESS);
+                    CHECK_STATUS(rl_shuffle_create(&one, th_engine(), kind, smd, 1, 3), RL_SUCCESS);
+                    const_rl_memory_desc_t got = rl_primitive_query_md(two, da);
+                    CHECK(rl_md_equal(rl_primitive_query_md(two, sa), smd));
+                    CHECK(d == 4 ? rl_md_equal(got, smd) : rl_md_equal(got, dmd));
+                    CHECK_STATUS(rl_reorder_create(&re, th_engine(), smd, got, NULL), RL_SUCCESS);
+                    const size_t sbytes = rl_md_get_size(smd);
+                    uint8_t *x = tu_alloc(sbytes);
+                    tu_fill_random(&rng, types[ti], x, sbytes / tu_dt_size(types[ti]));
+                    void *y = run_into(one, sa, da, x);
+                    void *want = run_into(re, RL_ARG_SRC, RL_ARG_DST, y);
+                    void *z = run_into(two, sa, da, x);
+                    CHECK_MSG(memcmp(want, z, rl_md_get_size(got)) == 0,
+                              "shuffle2 %s -> %s %s type %d differs from shuffle + reorder",
+                              tags[s], d < 4 ? tags[d] : "any", bwd ? "backward" : "forward",
+                              (int)types[ti]);
+                    tu_free(x), tu_free(y), tu_free(want), tu_free(z);
+                    rl_primitive_destroy(two), rl_primitive_destroy(one), rl_primitive_destroy(re);
+                    rl_md_destroy(smd), rl_md_destroy(dmd);
+                    n++;
+                }
+    printf("two descriptors: %d cases\n", n);
+    CHECK(RL_SHUFFLE_CHANNELS_DEFAULT_AXIS == 1 && RL_SHUFFLE_CHANNELS_DEFAULT_GROUP == 1);
+}
+
 int main(void) {
     tu_rng_init(&rng, tu_seed(0x5EED0004));
     th_init();
@@ -186,6 +240,7 @@ int main(void) {
     other_ranks();
     openvino();
     inverse();
+    two_descriptors();
     th_fini();
     return tu_finish("test_shuffle");
 }

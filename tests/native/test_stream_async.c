@@ -3,7 +3,8 @@
  * it run in order on its thread and give the synchronous stream's bytes; the completed count
  * reaches the number queued; rl_stream_wait empties the queue; destroying a stream with work
  * still queued finishes that work first; bad arguments are refused before anything is
- * queued. Engines of 1 and 3 threads; two async streams on one engine at once.
+ * queued; a handle destroyed while its executions wait leaves them whole (the queue holds
+ * the shared primitive). Engines of 1 and 3 threads; two async streams on one engine at once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "test_util.h"
 
 #define JOBS 24
-#define N (64 * 48 * 3)
+#define N    (64 * 48 * 3)
 
 static rl_primitive_t make_reorder(rl_engine_t e) {
     const int64_t dims[4] = {1, 3, 48, 64};
@@ -93,7 +94,39 @@ static void destroy_finishes_work(void) {
     free(src), free(out), free(want);
 }
 
+/* The user may destroy a primitive's handle while its executions wait on the async stream:
+ * the queue holds the shared part until they have run. */
+static void handle_destroyed_while_queued(void) {
+    rl_engine_t e;
+    rl_stream_t a, s;
+    CHECK_STATUS(rl_engine_create(&e, 2), RL_SUCCESS);
+    CHECK_STATUS(rl_stream_create_async(&a, e), RL_SUCCESS);
+    CHECK_STATUS(rl_stream_create(&s, e), RL_SUCCESS);
+    CHECK_STATUS(rl_set_primitive_cache_capacity(0), RL_SUCCESS); /* nothing else holds it */
+    rl_primitive_t p = make_reorder(e), q = make_reorder(e);
+    const size_t db = rl_md_get_size(rl_primitive_query_md(q, RL_ARG_DST));
+    float *src = malloc(sizeof(float) * N);
+    unsigned char *out = calloc(JOBS, db), *want = calloc(1, db);
+    fill(src, 9);
+    for (int j = 0; j < JOBS; j++) {
+        rl_exec_arg_t x[2] = {{RL_ARG_SRC, src}, {RL_ARG_DST, out + j * db}};
+        CHECK_STATUS(rl_primitive_execute(p, a, 2, x), RL_SUCCESS);
+    }
+    rl_primitive_destroy(p);
+    rl_exec_arg_t x[2] = {{RL_ARG_SRC, src}, {RL_ARG_DST, want}};
+    CHECK_STATUS(rl_primitive_execute(q, s, 2, x), RL_SUCCESS);
+    CHECK_STATUS(rl_stream_wait(a), RL_SUCCESS);
+    for (int j = 0; j < JOBS; j++)
+        CHECK_MSG(memcmp(out + j * db, want, db) == 0, "execution %d after its handle went", j);
+    CHECK_STATUS(rl_set_primitive_cache_capacity(1024), RL_SUCCESS);
+    rl_primitive_destroy(q);
+    rl_stream_destroy(a), rl_stream_destroy(s);
+    rl_engine_destroy(e);
+    free(src), free(out), free(want);
+}
+
 int main(void) {
+    handle_destroyed_while_queued();
     queue_matches_sync(1);
     queue_matches_sync(3);
     destroy_finishes_work();

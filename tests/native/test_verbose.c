@@ -3,6 +3,8 @@
  * to stderr. Captures stderr and checks, loosely: a creation line and an execution line for
  * reorder (and an execution line for shuffle), each naming the primitive kind, containing a
  * descriptor in text form ("f32:"), a time ("ms"), and, for execution, the implementation name.
+ * Then rl_set_verbose / rl_get_verbose: out-of-range levels refused, 0 silent, and a creation
+ * served by the primitive cache logged as create:cache_hit.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -16,6 +18,51 @@ static int line_has(const char *line, const char *const *words) {
     for (; *words; words++)
         if (!strstr(line, *words)) return 0;
     return 1;
+}
+
+/* Lines logged while `fn` runs: rl_set_verbose switches logging at run time (a creation
+ * served by the cache says create:cache_hit), and 0 silences it. */
+static int count_lines(void (*fn)(void *), void *ctx, const char *word) {
+    FILE *cap = tmpfile();
+    if (!cap) return -1;
+    fflush(stderr);
+    const int saved = dup(2);
+    dup2(fileno(cap), 2);
+    fn(ctx);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    int n = 0;
+    char line[2048];
+    rewind(cap);
+    while (fgets(line, sizeof(line), cap)) n += strstr(line, word) != NULL;
+    fclose(cap);
+    return n;
+}
+
+typedef struct {
+    rl_engine_t e;
+    rl_memory_desc_t a, b;
+} reorder_ctx_t;
+
+static void create_reorder(void *ctx) {
+    reorder_ctx_t *c = ctx;
+    rl_primitive_t p = NULL;
+    CHECK_STATUS(rl_reorder_create(&p, c->e, c->a, c->b, NULL), RL_SUCCESS);
+    rl_primitive_destroy(p);
+}
+
+static void setter(rl_engine_t e, rl_memory_desc_t a, rl_memory_desc_t b) {
+    reorder_ctx_t ctx = {e, a, b};
+    CHECK(rl_get_verbose() == 1);
+    CHECK_STATUS(rl_set_verbose(3), RL_INVALID_ARGUMENTS);
+    CHECK_STATUS(rl_set_verbose(-1), RL_INVALID_ARGUMENTS);
+    CHECK_STATUS(rl_set_verbose(0), RL_SUCCESS);
+    CHECK(rl_get_verbose() == 0);
+    CHECK_MSG(count_lines(create_reorder, &ctx, "rl_verbose") == 0, "level 0 still logs");
+    CHECK_STATUS(rl_set_verbose(1), RL_SUCCESS);
+    CHECK_MSG(count_lines(create_reorder, &ctx, "rl_verbose,create:cache_hit,reorder") == 1,
+              "a cached creation at level 1 is not logged as create:cache_hit");
 }
 
 int main(void) {
@@ -69,6 +116,7 @@ int main(void) {
     CHECK_MSG(has_create, "no line with reorder, create, f32: and ms");
     CHECK_MSG(has_exec, "no line with reorder, exec, f32:, ms and the impl name '%s'", impl);
     CHECK_MSG(has_shuffle, "no line with shuffle, exec, f32: and ms");
+    setter(e, a, b);
     rl_primitive_destroy(r);
     rl_primitive_destroy(sh);
     rl_md_destroy(a);
