@@ -158,6 +158,7 @@ rl_status_t rl_md_check_layout(const rl_md_t *md, const char *where) {
                  "strides make distinct elements overlap (at dim %d)", bad);
     const rl_dim_t elems = size_in_elems(md);
     const size_t es = rl_dt_size(md->data_type);
+    RETURN_IF_AT(where, es == 0, RL_INVALID_ARGUMENTS, "data type %d has no size", md->data_type);
     RETURN_IF_AT(where, elems < 0 || (uint64_t)elems > (uint64_t)(SIZE_MAX / es) ||
                             (uint64_t)elems > (uint64_t)(INT64_MAX / (rl_dim_t)es),
                  RL_INVALID_ARGUMENTS, "the tensor's byte size overflows size_t");

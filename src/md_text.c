@@ -143,6 +143,10 @@ rl_status_t rl_md_create_from_string(rl_memory_desc_t *md, const char *text) {
     CHECK_STATUS(parse_type_and_dims(&t));
     CHECK_STATUS(parse_offset0(&t));
     CHECK_STATUS(parse_layout(&t));
+    RETURN_IF_AT(where, strcmp(t.layout, "undef") == 0, RL_INVALID_ARGUMENTS,
+                 "'%s': 'undef' is not a layout: the empty descriptor's whole text is 'undef' "
+                 "(it has no type or dims)",
+                 text);
     rl_memory_desc_t m = NULL;
     if (t.has_strides && !t.tag_with_strides)
         CHECK_STATUS(rl_md_create_with_strides(&m, t.ndims, t.dims, t.dt, t.strides));

@@ -332,6 +332,11 @@ int fz_check_md(const_rl_memory_desc_t md, nr_md_t *ref, const char *what) {
 
     /* the size: 0 for "any" and zero-size tensors, else at least one byte per element */
     const int nd = rl_md_ndims(md);
+    if (nd == 0) { /* only oneDNN's empty descriptor ("undef") has no dims */
+        FZ_CHECK(rl_md_data_type(md) == RL_DT_UNDEF && rl_md_get_size(md) == 0,
+                 "%s: '%s' has rank 0 but is not the undef descriptor", what, text);
+        return 0;
+    }
     const rl_dim_t *dims = rl_md_dims(md);
     FZ_CHECK(nd >= 1 && nd <= RL_MAX_NDIMS && dims != NULL, "%s: rank %d", what, nd);
     const size_t size = rl_md_get_size(md), es = tu_dt_size(rl_md_data_type(md));

@@ -172,7 +172,8 @@ static void md_rows(rl_memory_desc_t any) {
                                             "f32:aBcd16b@1x2x3:1x2x3x4",
                                             "f32:nchw:1x2x3x4x",
                                             "f32:nchw:1x2x3xq",
-                                            "f32:bogus:1x2"};
+                                            "f32:bogus:1x2",
+                                            "s8:undef:6"};
     for (size_t k = 0; k < sizeof(bad_texts) / sizeof(bad_texts[0]); k++) {
         char name[96];
         snprintf(name, sizeof(name), "md_create_from_string: \"%s\"", bad_texts[k]);
