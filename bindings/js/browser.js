@@ -80,7 +80,7 @@ export async function load(opts) {
         printErr(text);
       },
     })]);
-    return createRelayout(mod, { build, threads });
+    return createRelayout(mod, { build, threads, verbose: o.verbose });
   } finally {
     worker?.revoke(); // the pool's workers are all started before the module resolves
   }

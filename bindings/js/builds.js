@@ -65,13 +65,15 @@ export function loadOptions(opts, hardwareThreads) {
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
     throw new TypeError(`load: options must be an object, got ${describeValue(opts)}`);
   for (const k of Object.keys(opts))
-    if (!['build', 'threads'].includes(k))
-      throw new TypeError(`load: unknown option '${k}' (expected build, threads)`);
-  const { build, threads = defaultThreads(hardwareThreads) } = opts;
+    if (!['build', 'threads', 'verbose'].includes(k))
+      throw new TypeError(`load: unknown option '${k}' (expected build, threads, verbose)`);
+  const { build, threads = defaultThreads(hardwareThreads), verbose } = opts;
+  if (verbose !== undefined && verbose !== 0 && verbose !== 1 && verbose !== 2)
+    throw new RangeError(`load: verbose must be 0, 1 or 2 (rl_set_verbose), got ${describeValue(verbose)}`);
   // a number, never coerced: '2' and 2n are refused as they are written
   if (typeof threads !== 'number' || !Number.isInteger(threads))
     throw new TypeError(`load: threads must be an integer from 1 to ${MAX_THREADS}, got ${describeValue(threads)}`);
   if (threads < 1 || threads > MAX_THREADS)
     throw new RangeError(`load: threads must be an integer from 1 to ${MAX_THREADS}, got ${threads}`);
-  return { build, threads };
+  return { build, threads, verbose };
 }

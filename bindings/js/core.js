@@ -74,9 +74,11 @@ class Relayout {
   #registry;
   #imageCache = new Map();
 
-  constructor(mod, { build, threads }) {
+  constructor(mod, { build, threads, verbose }) {
     this.#m = mod;
     this.build = build;
+    // rl_set_verbose: the create/exec lines go to the module's stderr (console.error)
+    if (verbose !== undefined) mod._rl_set_verbose(verbose);
     this.#registry = new FinalizationRegistry((free) => { if (this.#alive) free(); });
     this.#scratch = this._malloc(SCRATCH_BYTES, 'scratch');
     this._check(mod._rl_engine_create(this.#scratch, threads), 'engine');
@@ -183,19 +185,21 @@ class Relayout {
   _isTensor(x) { return Tensor.is(x); }
   _tensorPtr(t, what) { return t._ptrIn(this, what); }
 
-  /** oneDNN shuffle: { axis, groupSize, direction: 'forward' | 'backward' }. */
+  /** oneDNN shuffle: { axis, groupSize, direction: 'forward' | 'backward', dst }; dst (a
+   *  desc or spec, 'any' allowed) shuffles into another layout in the same pass. */
   shuffle(md, opts) {
     this._live();
-    opts = checkOptions(opts, ['axis', 'groupSize', 'direction'], 'shuffle');
-    const { axis = 1, groupSize, direction = 'forward' } = opts;
+    opts = checkOptions(opts, ['axis', 'groupSize', 'direction', 'dst'], 'shuffle');
+    const { axis = 1, groupSize, direction = 'forward', dst } = opts;
     checkInt(axis, 'shuffle: axis', INT32);
     checkInt(groupSize, 'shuffle: groupSize');
     if (direction !== 'forward' && direction !== 'backward')
       throw new TypeError(`shuffle: direction must be 'forward' or 'backward', got ${typeof direction === 'string' ? quote(direction) : describeValue(direction)}`);
     const fwd = direction === 'forward';
-    return this._withDescs([[md, 'shuffle: md']], ([d]) => {
-      this._check(this.#m._rl_shuffle_create(this.#scratch, this.#engine, fwd ? 1 : 2, d._ptr,
-        axis, BigInt(groupSize)), 'shuffle');
+    const specs = [[md, 'shuffle: md'], [dst ?? md, 'shuffle: dst']];
+    return this._withDescs(specs, ([d, o]) => {
+      this._check(this.#m._rl_shuffle_create2(this.#scratch, this.#engine, fwd ? 1 : 2, d._ptr,
+        o._ptr, axis, BigInt(groupSize)), 'shuffle');
       return new Primitive(this, this._u32(this.#scratch), 'shuffle',
         fwd ? ARG.SRC : ARG.DIFF_DST, fwd ? ARG.DST : ARG.DIFF_SRC, false);
     });

@@ -33,5 +33,5 @@ export async function load(opts) {
     poolSize: threads,
     locateFile: (file) => fileURLToPath(new URL(`node/${file}`, dir)),
   });
-  return createRelayout(mod, { build, threads });
+  return createRelayout(mod, { build, threads, verbose: o.verbose });
 }

@@ -31,6 +31,9 @@ export interface LoadOptions {
   /** Engine threads (simd-threads only); default os.availableParallelism() /
    *  navigator.hardwareConcurrency. */
   threads?: number;
+  /** rl_set_verbose: 1 prints a line per primitive creation and execution (impl, time) to
+   *  the console's error stream, 2 also the plans. */
+  verbose?: 0 | 1 | 2;
 }
 
 /** 'f32:nchw:1x3x224x224', { dims, dtype, tag } or { dims, dtype, strides }. */
@@ -83,6 +86,8 @@ export interface ShuffleOptions {
   axis?: number;
   groupSize: number;
   direction?: 'forward' | 'backward';
+  /** Another layout (or 'any': src's) to shuffle into in the same pass (rl_shuffle_create2). */
+  dst?: DescSpec;
 }
 
 export interface ShuffleChannelsOptions {

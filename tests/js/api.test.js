@@ -35,6 +35,18 @@ for (const build of BUILDS) {
       [a, b, c].forEach((d) => d.dispose());
     });
 
+    test('shuffle with a dst: shuffle and relayout in one pass; dst any takes src\'s layout', () => {
+      const x = Float32Array.from({ length: 2 * 6 * 2 * 3 }, (_, i) => i);
+      const shuffled = rl.shuffle('f32:nchw:2x6x2x3', { groupSize: 2 }).run(x);
+      const want = rl.reorder('f32:nchw:2x6x2x3', 'f32:nhwc:2x6x2x3').run(shuffled);
+      const p = rl.shuffle('f32:nchw:2x6x2x3', { groupSize: 2, dst: 'f32:nhwc:2x6x2x3' });
+      assert.deepEqual(Array.from(p.run(x)), Array.from(want));
+      const back = rl.shuffle('f32:nhwc:2x6x2x3', { groupSize: 2, direction: 'backward', dst: 'f32:nchw:2x6x2x3' });
+      assert.deepEqual(Array.from(back.run(want)), Array.from(x));
+      assert.equal(String(rl.shuffle('f32:nchw:2x6x2x3', { groupSize: 3, dst: 'f32:any:2x6x2x3' }).dst),
+        'f32:abcd:2x6x2x3');
+    });
+
     test('reorder nchw -> nhwc with a scale and a zero point', () => {
       const r = rl.reorder('u8:nchw:1x3x2x2', 'f32:nhwc:1x3x2x2',
         { scales: { src: 0.5 }, zeroPoints: { src: { mask: 2, values: [1, 2, 3] } } });
