@@ -227,15 +227,10 @@ class Relayout {
    * fill) and batchIndex (the image of an N-image out to write).
    */
   imageToTensor(image, opts) {
-    this._live();
-    opts = checkOptions(opts, [...PIPELINE_OPTIONS, 'out', 'batchIndex'], 'imageToTensor');
-    const { out, batchIndex, ...rest } = opts;
-    const o = parseImageOptions(rest, 'imageToTensor');
-    if (RESAMPLING_OPTIONS.some((k) => opts[k] !== undefined) || isImageSource(image, 'imageToTensor')) {
-      const pipe = this.#cachedImage(`pipeline:${JSON.stringify(o)}`,
-        () => new ImagePipeline(this, rest, 'imageToTensor'));
-      return pipe.run(image, out, batchIndex);
-    }
+    const call = this.#imageCall(opts, 'imageToTensor');
+    const { out, batchIndex, o } = call;
+    if (RESAMPLING_OPTIONS.some((k) => call.opts[k] !== undefined) || isImageSource(image, 'imageToTensor'))
+      return this.#pipelineOf(call).run(image, out, batchIndex);
     const { data, width, height, pixelBytes } = imagePixels(image, 'imageToTensor');
     // views of the heap, found again after the allocations below (which may grow it)
     const bytesRef = this._heapRef(data), outRef = this._heapRef(out);
@@ -255,16 +250,26 @@ class Relayout {
    *  The image's bytes and `out` must stay untouched until it resolves. */
   imageToTensorAsync(image, opts) {
     try {
-      this._live();
-      opts = checkOptions(opts, [...PIPELINE_OPTIONS, 'out', 'batchIndex'], 'imageToTensorAsync');
-      const { out, batchIndex, ...rest } = opts;
-      const o = parseImageOptions(rest, 'imageToTensorAsync');
-      const pipe = this.#cachedImage(`pipeline:${JSON.stringify(o)}`,
-        () => new ImagePipeline(this, rest, 'imageToTensor'));
-      return pipe.runAsync(image, out, batchIndex);
+      const call = this.#imageCall(opts, 'imageToTensorAsync');
+      return this.#pipelineOf(call).runAsync(image, call.out, call.batchIndex);
     } catch (e) {
       return Promise.reject(e);
     }
+  }
+
+  // The options of an image call, checked: the pipeline's (rest, and parsed: o), out and
+  // batchIndex.
+  #imageCall(opts, what) {
+    this._live();
+    opts = checkOptions(opts, [...PIPELINE_OPTIONS, 'out', 'batchIndex'], what);
+    const { out, batchIndex, ...rest } = opts;
+    return { opts, rest, out, batchIndex, o: parseImageOptions(rest, what) };
+  }
+
+  // The cached pipeline of an image call's options (the same for sync and async calls).
+  #pipelineOf(call) {
+    return this.#cachedImage(`pipeline:${JSON.stringify(call.o)}`,
+      () => new ImagePipeline(this, call.rest, 'imageToTensor'));
   }
 
   /** An image pipeline compiled once (per source size) for a stream of frames: image.js. */

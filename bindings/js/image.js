@@ -69,6 +69,12 @@ function perChannel(v, n, what) {
   return out;
 }
 
+// The pixel scale of (x * scale - mean) / std: a positive finite number.
+function checkScale(scale, what) {
+  if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale))
+    throw new RangeError(`${what}: scale must be a positive number, got ${typeof scale === 'number' ? scale : describeValue(scale)}`);
+}
+
 /**
  * The options of an image pipeline, checked and filled with their defaults (a plain object
  * whose JSON names the pipeline in caches).
@@ -93,8 +99,7 @@ export function parseImageOptions(opts, what) {
   };
   if (o.std.some((v) => v === 0))
     throw new RangeError(`${what}: std values must be non-zero, got [${o.std.join(', ')}]`);
-  if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale))
-    throw new RangeError(`${what}: scale must be a positive number, got ${typeof scale === 'number' ? scale : describeValue(scale)}`);
+  checkScale(scale, what);
   if (typeof layout !== 'string')
     throw new TypeError(`${what}: layout must be a tag string, got ${describeValue(layout)}`);
   checkDtype(dtype, what);
@@ -557,8 +562,7 @@ export function tensorToImage(rl, data, opts) {
     throw new RangeError(`${what}: dims must be [1, C, H, W] with C 1 or 3, got [${src.dims.join(', ')}]`);
   const { mean = 0, std = 1, scale = 1 / 255 } = opts;
   const m = perChannel(mean, c, `${what}: mean`), sd = perChannel(std, c, `${what}: std`);
-  if (typeof scale !== 'number' || !(scale > 0) || !Number.isFinite(scale))
-    throw new RangeError(`${what}: scale must be a positive number, got ${describeValue(scale)}`);
+  checkScale(scale, what);
   const rgba = new Uint8ClampedArray(4 * h * w).fill(255);
   const p = rl.reorder(src, { dims: [1, c, h, w], dtype: 'u8', strides: [4 * h * w, 1, 4 * w, 4] }, {
     scales: { src: { mask: 2, values: sd.map((v) => v / scale) } },

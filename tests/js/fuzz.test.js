@@ -17,6 +17,7 @@ import { test } from 'node:test';
 
 import { BUILDS, load } from '../../bindings/js/node.js';
 import { compare } from './cases/run-cases.js';
+import { nearestIndex } from './lib/image-ref.js';
 import { makeLayout } from './lib/layout.js';
 import {
   DT_ARRAY, fillGarbage, fillRandom, fillTame, referenceReorder, referenceShuffle,
@@ -521,13 +522,6 @@ function pipelineGeometry(w, h, { size, fit, crop }) {
     g.wy = Math.floor((oh - g.wh) / 2);
   }
   return g;
-}
-
-// oneDNN's nearest source index of output o, in f32 steps (docs/resampling.md).
-function nearestIndex(o, inn, out) {
-  const s = Math.fround(Math.fround(Math.fround(Math.fround(o + 0.5) * inn) / out) - 0.5);
-  const r = s < 0 ? -Math.floor(-s + 0.5) : Math.floor(s + 0.5);
-  return Math.min(Math.max(r, 0), inn - 1);
 }
 
 // The tensor a nearest pipeline makes: the RGB bytes it picks (the pad value around them),

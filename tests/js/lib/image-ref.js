@@ -14,14 +14,18 @@ export function testImage(w, h, pb) {
 const coord = (o, inn, out) =>
   Math.fround(Math.fround(Math.fround(Math.fround(o + 0.5) * inn) / out) - 0.5);
 
+/** oneDNN's nearest source index of output o: halves away from zero, kept inside. */
+export function nearestIndex(o, inn, out) {
+  const s = coord(o, inn, out);
+  const r = s < 0 ? -Math.floor(-s + 0.5) : Math.floor(s + 0.5);
+  return Math.min(Math.max(r, 0), inn - 1);
+}
+
 /** The taps of one axis: [[index, weight], ...] per output index. */
 function taps(inn, out, alg) {
   return Array.from({ length: out }, (_, o) => {
+    if (alg === 'nearest') return [[nearestIndex(o, inn, out), 1]];
     const s = coord(o, inn, out);
-    if (alg === 'nearest') {
-      const r = s < 0 ? -Math.floor(-s + 0.5) : Math.floor(s + 0.5); // halves away from zero
-      return [[Math.min(Math.max(r, 0), inn - 1), 1]];
-    }
     const i0 = Math.max(Math.trunc(s), 0), i1 = s < 0 ? 0 : Math.min(Math.ceil(s), inn - 1);
     const w1 = Math.fround(Math.abs(Math.fround(s - i0)));
     return [[i0, Math.fround(1 - w1)], [i1, w1]];
