@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Creation-time benchmark: each side runs create + destroy back to back until min_ms have
  * passed (at least MIN_RUNS times) and takes the median, which a stray page fault or
  * preemption does not move. Destroy is inside the timing on both sides because a user who

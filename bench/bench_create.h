@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Creation-time benchmark (relayout-bench --mode=K): how long creating a primitive takes with
  * the primitive cache off and when the cache serves it. */
 #ifndef RL_BENCH_CREATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_memcpy — see bench_memcpy.h. The copy runs on the library's own thread pool
  * (src/threadpool.h, the engine's), so a multi-threaded primitive and its memcpy peer pay the

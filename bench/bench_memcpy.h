@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_memcpy — the memcpy peer of relayout-bench: glibc memcpy split over N threads.
  *

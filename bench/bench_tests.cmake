@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Checks of relayout-bench's interface, run by ctest as
 #   cmake -DBENCH=<path to relayout-bench> -DCHECK=perf_smoke|usage -P bench_tests.cmake
 #

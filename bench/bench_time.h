@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_time — the one timing procedure relayout-bench applies to everything it measures (a
  * primitive and its memcpy peer alike): warm up, choose a repeat count, time each repetition

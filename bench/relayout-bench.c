@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * relayout-bench — checks and benchmarks relayout's reorder and shuffle primitives on
  * problems written in oneDNN benchdnn's syntax. See usage() (relayout-bench --help).

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Issue 22's workloads: a camera frame (u8 RGB or RGBA, interleaved) into a model's normalised
 f32 NCHW tensor, relayout against its peers in one process, in the same run.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The WebAssembly module behind bindings/js (included by the top-level CMakeLists.txt under
 # emcmake). One build tree makes one flavour (RELAYOUT_WASM_SIMD / RELAYOUT_WASM_THREADS) with
 # two glues over the same objects:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * relayout — tensor data movement: memory descriptors, reorder and shuffle.
  *

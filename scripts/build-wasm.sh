@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # relayout: builds the three WebAssembly flavours and lays them out for bindings/js.
 #
 #   scripts/build-wasm.sh [FLAVOUR...]      (default: simd-threads simd baseline)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The native performance tables of docs/performance.md (markdown) from relayout-bench on this
 # machine: every problem of tests/cases/perf_*.txt on one thread (time, ratio to a same-run
 # memcpy, the native-speed target), and the 8x256x56x56 problems again on two threads (ratio

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # relayout: first command on a fresh Debian bookworm machine.
 #
 #   scripts/setup.sh [--no-deps] [--no-run]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # relayout: the browser tests (the `browser` stage of scripts/test.sh), headless.
 #
 #   scripts/test-browser.sh

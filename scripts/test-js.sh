@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # relayout: the JavaScript tests (the `js` stage of scripts/test.sh; also `npm test`).
 #
 #   scripts/test-js.sh

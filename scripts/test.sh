@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # relayout: runs every test. Second command after scripts/setup.sh.
 #
 #   scripts/test.sh            all stages, in order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The library's allocator and its failure-injection hook (see alloc.h). The hook's state is
  * thread-local, so arming it in one test thread never disturbs another, and the cost when it
  * is not armed is one thread-local increment and compare per allocation (allocations only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The library's allocator: every allocation relayout makes goes through rl_malloc, rl_calloc
  * and rl_realloc (and back through rl_free), so that a test can make any one of them fail and
  * check that the creation function that made it returns RL_OUT_OF_MEMORY with a message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Attributes: scales and zero points for src/dst, the sum post-op, the channel mix. */
 #ifndef RL_ATTR_H
 #define RL_ATTR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar conversions between f32 and every other data type. */
 #include "convert.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar element conversions: the reference every kernel is checked against.
  * Rounding is round-to-nearest-even implemented with integer steps, so results do not depend
  * on the caller's floating-point environment. Integer destinations saturate and map NaN to 0;

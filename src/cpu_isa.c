@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CPU detection (cpuid + xgetbv: a feature counts only when the OS saves its registers) and
  * the run-time ISA cap. The only file that asks the CPU what it can do. */
 #include "cpu_isa.h"

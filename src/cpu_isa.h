@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CPU feature detection and the ISA cap (RL_MAX_CPU_ISA / rl_set_max_cpu_isa). */
 #ifndef RL_CPU_ISA_H
 #define RL_CPU_ISA_H

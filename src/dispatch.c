@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Kernel dispatch tables. Each enumerator lists its kernels best ISA first, so the first
  * entry at or below a level wins. The tables are plain data filled once (no SIMD values in
  * static initialisers) and read without locks afterwards. */

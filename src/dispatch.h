@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Kernel dispatch: one table per ISA level, filled once from the enumerators. A slot holds the
  * best kernel of a family (and width or type) usable at that level, with its name and ISA,
  * which the plan copies once and names itself after. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Engine: a CPU and its thread count (the pool). Streams: stream.c. */
 #include "engine.h"
 

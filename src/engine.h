@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Engine and stream internals. */
 #ifndef RL_ENGINE_H
 #define RL_ENGINE_H

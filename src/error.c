@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Status strings and the thread-local last-error message. */
 #include "error.h"
 #include "tls.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Error recording: every failing public call stores a message for rl_last_error() (a
  * thread-local buffer) and returns a status. RETURN_IF keeps validation one line per rule. */
 #ifndef RL_ERROR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Memory descriptors: creation, validation, size, equality, submemory and permute_axes. */
 #include "md.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The memory descriptor (oneDNN's representation) and the helpers the rest of the core uses.
  *
  * A layout is "blocked": outer strides[] (in elements) for every dim, plus inner blocks:

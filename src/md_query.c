@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Descriptor queries (strides, padded dims, offset0, format kind, inner blocks) and reshape.
  *
  * Reshape follows oneDNN's memory::desc::reshape: walking both dim lists from the innermost,

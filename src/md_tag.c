@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Format tags: parsing (positional, oneDNN aliases, blocked grammar) and matching a layout
  * back to its positional tag.
  *

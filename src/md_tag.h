@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Format tags: parsing a tag (positional, oneDNN aliases, blocked grammar) and matching a
  * layout back to its positional tag (md_tag.c holds the grammar).
  *

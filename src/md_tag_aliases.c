@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* oneDNN's named format tags (the aliases of dnnl_format_tag_t, oneDNN 2.6), sorted by
  * strcmp for bsearch. Only these names, the RNN table and positional tags are accepted:
  * oneDNN accepts its list and nothing else, so a permutation of alias letters that it does

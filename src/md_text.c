@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The text form of a memory descriptor: "DT:LAYOUT:DIMS[:offset0=N]".
  * LAYOUT is "any", a tag ("nchw", "aBcd16b"), strides ("60x1x15x3") or a blocked tag with
  * explicit outer strides ("aBcd16b@960x16x160x16"). Used by the CLI, the JS layer, error

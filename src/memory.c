@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Memory objects and execution on them. A library-owned buffer is 64-byte aligned (a cache
  * line, and the widest vector the kernels use) and is zeroed when the layout has padding, so
  * the padded area holds zeros from the start as DESIGN.md requires of blocked tensors. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Memory objects: a descriptor, an engine and a data handle (oneDNN's dnnl_memory). */
 #ifndef RL_MEMORY_H
 #define RL_MEMORY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Building the plan (see plan.h).
  *
  * Every logical dim is a mixed-radix number on each side: "levels" {cum, stride}, where cum is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The plan: what reorder and shuffle compile to (DESIGN.md section 3).
  *
  * A plan is a list of regions; each region is a loop nest of nodes {n, src stride, dst stride}

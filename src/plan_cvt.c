@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The conversion pipeline of a running plan (see plan_cvt.h). Runs convert in one kernel call
  * where their parameters stay constant; scales and zero points that change along a run (per
  * channel on channels-last) go through the affine kernel in chunks; parameters that only the

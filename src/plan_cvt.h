@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The conversion pipeline of a running plan (plan_cvt.c): runs of source elements converted
  * into destination elements by the plan's conversion kernels, with the parameters of their
  * quantization indices. plan_exec.c calls it for every converting region kind; it knows

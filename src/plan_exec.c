@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Running a plan (see plan.h): every region is a set of work items (one block of its kernel
  * nodes at one index of its outer nodes) shared across the pool in balanced chunks. The plan
  * chose each region's kind and kernels; here one small runner per kind calls them. Pure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Choosing a region's kernel and blocks (see plan_kernel.h).
  *
  * The innermost nodes choose the geometry: both strides 1 -> a copy; destination stride 1 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Choosing a region's kernel (plan_kernel.c): the one place where a region of the plan gets
  * its kind (plan.h, rl_plan_kernel_t) and the block sizes of its work items, from its nodes,
  * the problem's types and attributes, and the kernels the plan's ISA level has; then the

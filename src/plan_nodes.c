@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The nodes of a plan region (see plan_nodes.h). */
 #include "plan_nodes.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The nodes of a plan region: ordering and folding, which building the regions (plan.c) and
  * choosing their kernels (plan_kernel.c) both do. */
 #ifndef RL_PLAN_NODES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Primitive life cycle and execution, common to every kind: the shared part and its
  * references, the user handles, execution with pointers. */
 #include "primitive.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The primitive object shared by reorder, shuffle and resampling: descriptors, argument ids,
  * the chosen implementation and its precomputed state. Immutable after creation (a
  * resampling's scratch rows aside, which one execution at a time borrows). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Attribute resolution shared by every primitive kind: each scale and zero point the user set
  * is checked against its tensor's dims (mask, value count, overflow) and copied, and the
  * verbose description of the attributes is written. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The primitive cache: a hash table of keys to shared primitives, with an LRU list, behind
  * one mutex (creation is rare next to execution, and a hit costs a lookup, so one lock is
  * enough). Evicted primitives are released, which frees them unless a handle still holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The primitive cache (oneDNN's): creation returns a primitive made earlier for an identical
  * request. A request is keyed by everything creation reads: the kind, the engine, the
  * descriptors as given (an "any" dst included), the attributes with their values when given

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Primitive cache keys: a request serialized field by field (never a struct's bytes, whose
  * padding is undefined) and hashed. Values given at creation are part of the key, as in
  * oneDNN: two reorders with other scales are other primitives. */

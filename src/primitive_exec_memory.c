@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Execution on memory objects (oneDNN's model): each memory's descriptor, engine and buffer
  * are checked against what the primitive expects, then the buffers run through the pointer
  * path. Runtime scales and zero points are memory objects too, as in oneDNN: their data type

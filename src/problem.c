@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The problem of a reorder or shuffle (see problem.h). */
 #include "problem.h"
 

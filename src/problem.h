@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The problem a reorder or shuffle primitive solves, as both of its executors take it: the
  * geometry of each side per logical dim, the types, the shuffle, the scales and zero points
  * and the sum post-op. The plan (plan.h) compiles it into regions and kernels; the reference

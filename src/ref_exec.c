@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The reference executor (see ref_exec.h). */
 #include "ref_exec.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The reference executor: a plain loop over every logical index of the destination (padding
  * included), computing each side's offset from its blocking, converting one element at a time.
  * It is the scalar path every faster implementation is checked against. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reorder creation: checks, "any" resolution, attribute resolution, the executor's setup. */
 #include "alloc.h"
 #include "attr.h"

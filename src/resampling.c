@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Resampling creation: checks, the geometry of both sides, the taps of every axis, the
  * horizontal and vertical tables, the kernels and the scratch of the passes (resampling.h). */
 #include "resampling.h"

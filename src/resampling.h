@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The resampling primitive's precomputed state (resampling.c builds it, resampling_exec.c
  * runs it). The work is two separable passes over rows of f32:
  *   - horizontal: one source row (n, channel group, id, ih) -> OW pixels x cb channels of f32,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Running a resampling (resampling.h): the work is units (n, channel group) x output rows
  * (od, oh), split across the engine's threads in contiguous ranges, one task per thread. A
  * task keeps its horizontal rows in its ring, so consecutive output rows of a unit compute

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The taps of one spatial axis of a resampling: for every output index, the source indices it
  * reads and their weights, computed once at creation with each reference's own arithmetic
  * (docs/resampling.md has the formulas):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shuffle creation: oneDNN's shuffle (group_size, forward/backward; one descriptor, or src and
  * dst, which may differ in layout) and OpenVINO's ShuffleChannels-1 (group count, negative
  * axis), all as a data movement whose source index along the axis is permuted. The plan

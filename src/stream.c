@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Streams. A plain stream runs each execution on the caller. An async stream (a relayout
  * extension, as oneDNN's GPU streams are asynchronous) runs them in order on a thread of its
  * own, its lane, so that rl_primitive_execute returns at once: a browser's main thread stays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The thread pool (see threadpool.h). Workers sleep on a condition variable between jobs; a
  * job is (fn, ctx, n) plus a generation counter that wakes them; the caller waits until every
  * worker has finished its chunk. */

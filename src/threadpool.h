@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A small pthread pool, pthreadpool-shaped: rl_parallelize(pool, fn, ctx, n) splits [0, n)
  * into one static, balanced chunk per thread; the calling thread runs chunk 0. A NULL pool,
  * a one-thread pool, or a pool already busy with another caller's job runs everything on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RL_THREAD_LOCAL: thread-local storage for the per-thread error message and allocation hook.
  * A WebAssembly build without pthreads has exactly one thread, and wasm-ld rejects TLS there
  * once bulk memory is on (which that build uses for memory.copy), so it gets plain statics. */

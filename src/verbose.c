@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Verbose mode (RL_VERBOSE, read once; rl_set_verbose overrides it). Logging must never harm its host: a line that
  * cannot be written is dropped, and a pipe whose reader has gone never raises SIGPIPE. */
 #include "verbose.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RL_VERBOSE logging: 1 = primitive creation and execution, one line each on stderr. */
 #ifndef RL_VERBOSE_H
 #define RL_VERBOSE_H

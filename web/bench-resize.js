@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The resampling suite of the benchmark page (bench.html?suite=resize): issue 22's workloads
 // W1-W4, a frame into a normalised f32 NCHW tensor, by relayout (each build the page can load
 // except baseline) from an ImageData, from a VideoFrame (RGBA, and BGRA as canvases and cameras

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmark page (bench.html): bench/js/workloads.js in the browser, as `npm run bench`
 // runs it in Node: per workload a tuned JS loop, a TypedArray.prototype.set copy of the output's
 // bytes, and every build this page can load (simd-threads only when crossOriginIsolated), each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the demo (index.html) and the benchmark page (bench.html): loading builds, the
 // "build in use" line, number formatting and the bar charts.
 import { BUILDS, load } from '/bindings/js/browser.js';

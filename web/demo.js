@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo page (index.html): an image becomes a tensor with rl.imageToTensor, shown channel by
 // channel from its real memory layout; the time of each build beside a JS loop; a channel
 // shuffle computed by the library. Runs relayout on the page's own thread: the threaded build's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's "Fit, letterbox, round trip" card (index.html): the current image (the sample, a
 // file of yours or a camera frame) becomes 224x224 tensors with fit fill, cover and contain,
 // each drawn back with rl.tensorToImage; a box drawn in the letterboxed tensor's coordinates

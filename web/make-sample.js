@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Makes web/sample.png, the demo's bundled sample image: a synthetic sunset (sky gradient, sun,
 // mountain ridges, a lake with reflections, striped balloons), 480x320, deterministic, drawn
 // by code so the repository needs no downloaded picture. The PNG is committed; run this again

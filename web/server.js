@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relayout's demo server (`npm start`): a small static server for the web pages in web/, the
 // browser package in bindings/js/ (with the WebAssembly builds in bindings/js/dist/) and the
 // benchmark workloads in bench/js/. It sends the two headers that make a page

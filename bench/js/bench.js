@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relayout's JavaScript benchmark (Node): every build, with typed arrays (copies in and out)
 // and with heap tensors (zero copy), against a tuned hand-written JS loop and a
 // TypedArray.prototype.set copy of the output's bytes, same process, medians.

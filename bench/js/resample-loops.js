@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tuned hand-written JS peers of the image pipelines (bench/js/resample.js): a region of RGBA
 // bytes resized into a window of a normalised f32 NCHW tensor, the taps of each axis
 // precomputed once per shape (as a careful JS author would), the normalisation fused into

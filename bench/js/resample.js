@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The image-pipeline benchmark in Node (issue 22's workloads W1-W4): relayout's imagePipeline
 // in every build, from bytes in a JS array (copied into the heap) and from bytes already in
 // the heap into a heap tensor, against a tuned hand-written JS loop of the same filter, sharp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JavaScript benchmark's workloads, for Node (bench/js/bench.js) and the browser page:
 // each has inputs, a tuned hand-written JS loop, a TypedArray.prototype.set copy of the
 // output's bytes, and a relayout primitive run on typed arrays and on heap tensors

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Browser image sources for imageToTensor and imagePipeline().run: ImageBitmap,
 // HTMLImageElement, HTMLCanvasElement, OffscreenCanvas, HTMLVideoElement and VideoFrame, each
 // read once at its natural size (never resized by the browser) and only the rows of the

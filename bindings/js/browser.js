@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relayout for browsers and bundlers: loads a build's ES-module glue and gives it the compiled
 // .wasm itself (no glue fetch of file paths). The literal `new URL('…', import.meta.url)` and
 // `import('…')` forms below are what bundlers (Vite, webpack, esbuild) recognise, so the .wasm

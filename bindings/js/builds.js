@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The three builds and how a runtime chooses among them (shared by node.js and browser.js).
 import { describeValue } from './checks.js';
 

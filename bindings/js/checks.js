@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Argument checks shared by the API modules (core.js, image.js): every value is checked in
 // JS, with a message naming what the user passed, before anything reaches C. Nothing here
 // touches the wasm module.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relayout's JavaScript API over the C ABI of the WebAssembly module (no embind). The runtime
 // entry points (node.js, browser.js) load a build and call createRelayout(); everything here
 // is the same for Node and browsers.

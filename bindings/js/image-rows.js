@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The source rows an image pipeline's resampling reads, so that bytes outside the wasm heap
 // (an ImageData, say) need only those rows copied in: a 1080-row frame resized to 224 rows with
 // 'nearest' or 'linear' reads 224 or 448 of them. The rows are oneDNN's taps

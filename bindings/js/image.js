@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Images into model tensors and back. imageToTensor and imagePipeline turn RGB(A) bytes of any
 // size into the tensor a model wants, in one fused pass per frame: a crop (a submemory
 // source), a resize (the resampling primitive), a fit (stretch, cover = centre crop, contain =

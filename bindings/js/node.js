@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // relayout for Node.js: loads a build's CommonJS glue (Emscripten's ES6 glue fails in Node)
 // and hands it the .wasm bytes read here (the glue's own fetch of a file path fails in
 // Node >= 18). See docs/web.md, Emscripten notes.

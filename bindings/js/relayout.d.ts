@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TypeScript declarations of relayout's JavaScript API (bindings/js). They compile under
 // `tsc --strict` for targets ES2020, ES2022 and ESNext, with or without skipLibCheck and the
 // DOM lib (tests/js/types.test.js): no global is declared or required.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Appended to the Emscripten glue (--post-js): the few glue internals bindings/js needs, under
 // names of our own. Runs inside the glue's scope, where wasmMemory and PThread are visible.
 // The memory, always current (never cache a view of it: it grows).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AVX2 partial moves: the first nb bytes between memory and a register, touching no other
  * byte (a JS typed array in wasm memory has no slack to over-read). Shared by the conversion
  * kernels' tails and the transposes' partial tiles; included only by *-avx2.c files. */

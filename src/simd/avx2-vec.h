@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The AVX2 register layer (vec-ops.h): ymm, 8 f32 lanes; a tail moves in pieces. Included
  * only by *-avx2.c files. */
 #ifndef RL_SIMD_AVX2_VEC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AVX-512 whole-line store: one zmm to 64 bytes, non-temporal when `stream` (a constant after
  * inlining at every caller; the caller has checked the line is 64-byte aligned and fences
  * before it returns). Shared by the streaming transposes, gathers and line copies; included

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The AVX-512 register layer (vec-ops.h): zmm, 16 f32 lanes under a lane mask (masked loads
  * and stores touch only the active lanes; all of them, a constant, is a plain move).
  * Included only by *-avx512.c files. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel families of relayout and their one exact function type each.
  *
  * Kernels do no thinking: no allocation, no status, no global state, no logging. Strides are

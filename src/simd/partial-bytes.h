@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The scalar half of the partial loads of avx2-partial.h and wasm128-partial.h: the first
  * nb < 16 bytes at p as two little-endian 64-bit halves, the rest zero, read in 8/4/2/1-byte
  * pieces (no byte past them, no library call, no store-to-load forwarding stall). */

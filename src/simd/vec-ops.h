@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The register layer under the kernel bodies written once for every ISA (affine-walk.h,
  * unzip-walk.h, cvt-walk.h). Each ISA's <isa>-vec.h includes this, then binds:
  *   RL_VF_ISA     the suffix of its kernels' names (avx2)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* WebAssembly SIMD128 partial moves: the first nb <= 16 bytes between memory and a v128,
  * touching no other byte (a JS typed array in wasm memory has no slack to over-read). Shared by
  * the transposes' partial tiles and the conversion kernels' tails; included only by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The WebAssembly SIMD128 register layer (vec-ops.h): v128, 4 f32 lanes; a tail moves in
  * pieces. Included only by *-wasm128.c files. */
 #ifndef RL_SIMD_WASM128_VEC_H

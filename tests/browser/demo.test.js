@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The web demo and the benchmark page in real headless Chromium, served by the real server
 // (web/server.js): no console errors, crossOriginIsolated with the threaded build, the page's
 // tensor for the sample image bit-identical to Node's, the one-thread fallback without

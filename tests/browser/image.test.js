@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Images in real headless Chromium, served by web/server.js with and without COOP/COEP: every
 // IMAGE_CASES pipeline (tests/js/lib/image-ref.js, the same testImage bytes) gives in each
 // build the page can load the tensor Node gives (sha256), so native = Node = Chromium; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the browser tests: the real demo server as a child process, headless Chromium
 // (Debian's, through playwright-core), a watch on console errors and failed requests, and
 // screenshots saved as artefacts (build/artefacts/browser/) and checked to be non-blank.

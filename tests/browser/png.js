@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A minimal PNG decoder for the browser tests: 8-bit greyscale, grey+alpha, RGB or RGBA,
 // not interlaced (web/sample.png and Chromium's screenshots). Returns RGBA bytes.
 import { inflateSync } from 'node:zlib';

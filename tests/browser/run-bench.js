@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs the benchmark page (web/bench.html) in headless Chromium and prints its table as
 // Markdown (`npm run bench:browser`); with --resize its resampling suite (bench.html?suite=resize,
 // `npm run bench:browser:resize`). Uses the same server and browser set-up as the tests.

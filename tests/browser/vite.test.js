@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bundler test: the packed tarball installed into a minimal Vite app (tests/browser/vite-app),
 // built with the repository's Vite, served by web/server.js --root and loaded in Chromium.
 // The built app must find its .wasm and pthread worker files (no failed request) and run a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_attr — attribute sequences: rl_attr_set_scales, rl_attr_set_zero_points,
  * rl_attr_set_zero_points_f32 and rl_attr_append_sum in any order and any number, with bad

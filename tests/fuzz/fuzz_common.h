@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_common — what the libFuzzer targets in tests/fuzz share: a reader that turns the fuzz
  * input into bounded choices, the abort-with-a-reason check, the "every failing call records

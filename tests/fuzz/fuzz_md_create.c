@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_md_create — rl_md_create_with_tag, rl_md_create_with_strides, rl_md_create_submemory
  * and rl_md_permute_axes on decoded inputs: rank 0..13, dims small or raw 64-bit, any data

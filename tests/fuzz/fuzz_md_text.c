@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_md_text — rl_md_create_from_string on arbitrary bytes (a NUL-terminated copy).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_reorder — rl_reorder_create and rl_primitive_execute on small decoded problems,
  * compared byte for byte with naive_ref through the test harness (th_check_reorder): every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_shuffle — rl_shuffle_create (forward and backward: axis, group_size) and
  * rl_shuffle_channels_create (axis possibly negative, group count) on small decoded tensors

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The long fuzzing run: every libFuzzer target of tests/fuzz for SECONDS each (default 600),
 # its corpus growth kept in tests/fuzz/corpus/<target>/ and its coverage measured.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes the seed corpora of tests/fuzz: tests/fuzz/corpus/<target>/<name>.
 #
 #   bash tests/fuzz/make-seeds.sh        (re)writes every seed below; the files are committed

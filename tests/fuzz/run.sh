@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds and runs every libFuzzer target of tests/fuzz for SECONDS each (default 30).
 #
 #   bash tests/fuzz/run.sh [SECONDS]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks what `cmake --install` produces, the way a user of relayout meets it.
 #
 #   tests/install/check.sh BUILD_DIR
@@ -11,6 +12,7 @@
 #   (c) compiles it with `pkg-config relayout` (the shared library), checks it does need
 #       librelayout.so and runs it with LD_LIBRARY_PATH;
 #   (d) builds it in a project that takes relayout with FetchContent (README's snippet).
+# It also checks the licence is installed and every tracked source file has an SPDX line.
 # The install tree is used from a different place than CMAKE_INSTALL_PREFIX, so the CMake
 # package and the .pc files are also checked for relocatability.
 # Exits non-zero with a message naming the failed step. Set KEEP_TMP=1 to keep the temp dir.
@@ -73,6 +75,17 @@ for f in LICENSE NOTICE; do
     [[ -s "$prefix/share/doc/relayout/$f" ]] || die "cmake --install did not install share/doc/relayout/$f"
 done
 echo "check.sh: the licence is installed (share/doc/relayout/LICENSE, NOTICE)"
+grep -q 'SPDX-License-Identifier: Apache-2.0' "$prefix/include/relayout.h" ||
+    die "the installed relayout.h carries no SPDX licence line"
+
+# Every source file of the repository names its licence (SPDX), so licence scanners agree.
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+    missing=$(git -C "$repo" ls-files -- '*.c' '*.h' '*.inc' '*.js' '*.ts' '*.sh' '*.py' \
+        '*.cmake' '*CMakeLists.txt' '*.html' '*.css' '*.in' |
+        while read -r f; do grep -q 'SPDX-License-Identifier' "$repo/$f" || echo "$f"; done)
+    [[ -z "$missing" ]] || die "source files without an SPDX-License-Identifier line:"$'\n'"$missing"
+    echo "check.sh: every source file carries SPDX-License-Identifier"
+fi
 
 [[ -f "$prefix/include/relayout.h" ]] || die "relayout.h not installed in $prefix/include"
 config=$(find "$prefix" -name relayoutConfig.cmake -print -quit)

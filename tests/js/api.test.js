@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JavaScript API's contract in Node, for every build: results (bad inputs: bad-input.test.js),
 // dispose/terminate, no heap growth over create/run/dispose cycles, memory growth while heap
 // tensors are alive. Run: node --test tests/js/

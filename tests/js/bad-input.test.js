@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every row of the bad-input list (tests/js/lib/bad-inputs.js, docs/errors.md's JavaScript
 // table) on every build: the call throws the listed Error class with the listed message, and a
 // correct call right after it still gives the right result. The table in docs/errors.md must be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A seeded fuzzer of the JavaScript API (node:test), per build: desc, reorder (scales, zero
 // points, sum; 'any' destinations; arrays, tensors and heap views), shuffle, shuffleChannels
 // and imageToTensor (with its resize, crop, fit and letterbox options), with valid inputs and with inputs made invalid one way at a time (types,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Native C and WebAssembly give the same tensor bits for the same image pipeline: each case of
 // IMAGE_CASES run by the JS pipeline (the simd build; image.test.js checks the builds agree)
 // and by tests/native/image_golden at every native ISA level, compared by sha256. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bytes outside the heap are copied in by the rows the resize reads (bindings/js/image-rows.js):
 // the tensors equal those of the same bytes read in place from the heap (nothing left out), in
 // every build, for reductions where only some rows are copied, with crops, cover and contain.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The image.js hook for sources that are not bytes (setImageSourceReader; browsers register
 // bindings/js/browser-image.js): a reader's source writes the region's rows into the heap at
 // once or later (a Promise), and gives the bytes' tensor either way; only the region's rows are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Images into tensors and back (bindings/js/image.js), in every build: crop, resize, fit,
 // letterbox, batches, layouts and types, each checked against an independent path (a JS
 // reference of oneDNN's nearest/linear, the image cropped in JS, the plain reorder, another

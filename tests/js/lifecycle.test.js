@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Object lifetimes and ownership of the JavaScript API, on every build:
 //  - two instances exchanging every object kind: each entry point refuses the other
 //    instance's descs and tensors with an Error naming the owner, and neither heap changes;

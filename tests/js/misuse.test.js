@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomized misuse of the JavaScript API (seeded, per build): wrong types, lengths, shapes and
 // options. Every bad call must throw an Error with a non-empty message (never crash, hang or
 // corrupt state), and a correct call after each batch must still give the right result.

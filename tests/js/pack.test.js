@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The npm package as users get it: `npm pack`, install the tarball into an empty project, run
 // the README's JavaScript quick start there (extracted from README.md, so the README stays
 // true) and check that the process exits by itself.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The default thread count holds on big machines: clamped to DEFAULT_THREADS_CAP (and the
 // pool's limit), whatever the runtime reports; 128 hardware threads once made load() throw.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled by `tsc --noEmit -p tests/js` (never run): the declarations in
 // bindings/js/relayout.d.ts describe the API as the README uses it, through the package's own
 // `exports` map (a self-reference to 'tensor-relayout').

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TypeScript declarations compile where consumers compile them: tsc --strict for targets
 // ES2020, ES2022 and ESNext with only that target's lib (no DOM, no esnext.disposable unless
 // ESNext brings it), with and without skipLibCheck (issue 25: `Disposable` once needed a lib

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vitest configuration of the JavaScript tests. Only files named *.vitest.js are Vitest's
 // (the *.test.js files are node:test suites, run by `node --test`). Run from the repository:
 //   npx vitest run --config tests/js/vitest.config.js

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_golden: one image pipeline run natively, its tensor bytes written to stdout, so that
  * tests/js/image-native.test.js can check that native C (at every ISA level: RL_MAX_CPU_ISA),
  * Node and Chromium give the same bits. The geometry comes from the caller (the JS pipeline's

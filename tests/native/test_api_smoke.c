@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_api_smoke — a plain C program written only against the names in the public contract
  * (shared/API.md): engine, stream, attr, descriptors, reorder nchw -> nhwc with a scale,

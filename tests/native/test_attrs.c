@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_attrs — reorder attributes: src/dst scales and zero points (common, per dim, several
  * dims), given at creation or at execution, and the sum post-op, alone and combined, against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_bad_input — the catalogue of bad inputs, one row per case. Each row checks the status,
  * that the call recorded a new non-empty rl_last_error() message, and that the output handle

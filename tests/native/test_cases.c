@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_cases — runs problem lists in benchdnn syntax through relayout and naive_ref and
  * compares the results bit-exactly (every dst byte, see test_harness.h). First it tests the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_convert — element conversions through 1-element and small reorders: a hand-written
  * table of edge cases (ties, saturation, bf16/f16 rounding, subnormals, infinities, NaNs,

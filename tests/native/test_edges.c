@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_edges — edge sizes for the vector kernels, seen from the outside: sizes around the
  * tile and vector widths (1, w-1, w, w+1, 2w+1 for w = 8, 16, 32, 64) for contiguous copies

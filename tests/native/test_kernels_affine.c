@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_kernels_affine — every per-element-parameter kernel of src/simd/affine.inc whose ISA
  * the cap allows (RL_MAX_CPU_ISA), against its scalar twin bit for bit: every combination of

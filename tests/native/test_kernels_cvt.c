@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_kernels_cvt — every conversion kernel of src/simd/cvt.inc usable at the current ISA cap
  * against its scalar twin (the *__scalar entry of the same type), bit for bit (memcmp):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_kernels_lines — every line-copy kernel of src/simd/lines.inc whose ISA the cap allows
  * (RL_MAX_CPU_ISA), against the formula dst[i][j] = src[i][j] (64-byte lines), for n1, n0 in

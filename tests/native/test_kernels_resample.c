@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_kernels_resample — every resampling kernel of src/simd/resample/resample.inc whose ISA
  * the cap allows (RL_MAX_CPU_ISA), against its scalar twin bit for bit: the horizontal pass

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_kernels_transpose — every kernel of src/simd/transpose.inc at or below the ISA cap
  * (RL_MAX_CPU_ISA), byte for byte against the formula dst[j*ds + i*es] = src[i*ss + j*es],

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_kernels_unzip — every kernel of src/simd/unzip.inc whose ISA the cap allows
  * (RL_MAX_CPU_ISA), bit for bit against the formula dst[ch][i] = ops(load(src[i*k + ch]),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_md_query — descriptor queries (strides, padded dims, offset0, format kind, inner
  * blocks) and rl_md_reshape against oneDNN's reshape rules: each case gives the input, the

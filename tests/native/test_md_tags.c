@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_md_tags — memory descriptors: every plain tag (all permutations up to rank 6) and
  * every alias, blocked tags; element offsets against naive_ref's own formula, round trips,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_memory — memory objects and execution on them: library-allocated buffers (aligned,
  * padding zeroed), user handles, handle changes, descriptor/engine/buffer checks of

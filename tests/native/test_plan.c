@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_plan — the plan's normalisation, in the manner of XNNPACK's transpose-normalization
  * tests: for given (src, dst) pairs and shuffles, the exact regions, kernels and folded nodes

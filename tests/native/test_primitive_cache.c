@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_primitive_cache — the primitive cache: identical requests share one primitive (white
  * box: the handles' shared part is compared), anything that changes the primitive changes

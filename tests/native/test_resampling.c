@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_resampling — rl_resampling_create on random shapes (1 to 3 spatial dims, down and up),
  * layouts (plain, channels-last, nC8c/nC16c blocks, crops and letterboxes as submemory views),

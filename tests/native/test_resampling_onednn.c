@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_resampling_onednn — the oracle stage for RL_RESAMPLING_NEAREST and LINEAR: random
  * shapes (1 to 3 spatial dims, down and up), layouts (plain, channels-last, 8- and 16-channel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_shuffle — oneDNN shuffle (forward and backward, every type, every axis of a 4-D
  * tensor, plain / channels-last / blocked / strided layouts) against naive_ref's seed

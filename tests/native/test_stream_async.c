@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_stream_async — the asynchronous stream (rl_stream_create_async): executions queued on
  * it run in order on its thread and give the synchronous stream's bytes; the completed count

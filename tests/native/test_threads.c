@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_threads — one reorder primitive and one shuffle primitive executed from 4 pthreads at
  * once (each with its own dst buffer and its own runtime scales) for many iterations: every

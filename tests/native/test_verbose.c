@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_verbose — with RL_VERBOSE=1 the library logs each primitive's creation and execution
  * to stderr. Captures stderr and checks, loosely: a creation line and an execution line for

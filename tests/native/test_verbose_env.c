@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_verbose_env — RL_VERBOSE must never harm its host, and every value must mean what it
  * says. Each case runs in a child process (the library reads RL_VERBOSE once per process):

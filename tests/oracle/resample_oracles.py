@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """The oracle stage of relayout's antialiased and area resampling.
 
 LINEAR_ANTIALIAS against Pillow's Image.resize(BILINEAR) and AREA against OpenCV's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * benchdnn_cases — see benchdnn_cases.h for the syntax.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * benchdnn_cases — a parser for problem lists in the syntax of oneDNN benchdnn's reorder and
  * shuffle drivers. Used by the native tests (the tests/cases files) and by relayout-bench. It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* case_check — see case_check.h. */
 #include "case_check.h"
 

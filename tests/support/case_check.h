@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* case_check: one parsed benchdnn-style case through the library and the independent
  * reference, comparing every destination byte (padding and untouched bytes included). Shared
  * by the native case-list test and relayout-bench --mode=C, so both check the same way. */

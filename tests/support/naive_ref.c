@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * naive_ref — see naive_ref.h. Clarity over speed: every loop is over logical indices.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * naive_ref — an independent, deliberately slow reference for relayout's tests.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """relayout's C API from Python (ctypes): what the Python tools share, the resampling oracles
 (tests/oracle/resample_oracles.py) and the peer benchmark (bench/resample_peers.py).
 Constants are the header's values (include/relayout.h)."""

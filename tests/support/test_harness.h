@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_harness — runs one reorder or shuffle through relayout and through naive_ref and
  * compares every byte of the destination buffer: the logical elements (NaN == NaN for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_util — the small things every native test shares: a deterministic RNG, CHECK macros
  * that count failures and print file:line, element-type helpers and random buffer fillers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A minimal ONNX protobuf writer: just enough of ModelProto to build the one-node (Transpose)
 // and three-node (Reshape -> Transpose -> Reshape) models that peers.js feeds to
 // onnxruntime-web. Field numbers are those of onnx/onnx.proto (IR version 8, opset 13).

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // Peer benchmark: onnxruntime-web (wasm EP, 1 and 2 threads, Tensor.fromImage) and
 // @tensorflow/tfjs-backend-wasm on the workloads of relayout's own JS benchmark.
 //

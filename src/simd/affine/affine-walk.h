@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The per-element-parameter kernel (kernels.h, rl_affine_f32_fn), written once over the
  * register of the ISA header included before it (<isa>-vec.h): whole registers, then the first
  * n % RL_VF_N lanes (a lane mask, or partial moves), so nothing past the n elements is touched.

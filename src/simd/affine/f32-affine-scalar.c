@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twin of the per-element-parameter family (kernels.h, rl_affine_f32_fn): the steps in
  * the reference's order, one element at a time. */
 #include "kernels.h"

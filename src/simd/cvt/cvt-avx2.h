@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AVX2 (+F16C) tiles of the conversion kernels (cvt-walk.h): 8 elements of each type <-> one
  * ymm of f32, bit-identical to the reference (../convert.h); a tail's first m moves in pieces
  * (avx2-partial.h). Included only by *-avx2.c files, which are compiled with -mavx2 -mfma

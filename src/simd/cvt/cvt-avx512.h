@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AVX-512 (F/BW/VL/DQ) tiles of the conversion kernels (cvt-walk.h): 16 elements of each type
  * <-> one zmm of f32 under a lane mask (masked loads and stores touch only the active lanes),
  * bit-identical to the reference (../convert.h). Included only by *-avx512.c files. Stores

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twins of the conversion families: one element at a time through the reference's own
  * (inline) loaders and storers (convert.h), so they are the reference by construction. */
 #include "kernels.h"

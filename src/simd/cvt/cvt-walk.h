@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The conversion kernels (kernels.h: rl_cvt_to_f32_fn, rl_cvt_from_f32_fn), written once over
  * the ISA's register layer (vec-ops.h): the op switch, the NaN-parameter rule, the streaming
  * decision and the loops, a unit of RL_VF_N elements at a time. A kernel file includes its

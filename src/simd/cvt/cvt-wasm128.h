@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* WebAssembly SIMD128 building blocks of the conversion kernels: 16 elements of each type <->
  * four f32x4, bit-identical to the reference (../convert.h). Included only by *-wasm128.c files
  * (compiled with -msimd128). Only standard SIMD128 operations (no relaxed SIMD); wasm float

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* n f32 -> n u8/s8/s32/bf16/f16/f32 after src_zp, src_scale, sum (beta * dst_old), dst_scale,
  * dst_zp (kernels.h), AVX-512: cvt-walk.h on zmm units of 16 elements, four per step (8/16-bit
  * results packed together), then one, then the first n % 16 under a lane mask. Where `stream`

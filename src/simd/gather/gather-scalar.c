@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twins of the gather family (x8, x16, x32): destination rows in order, one table
  * lookup per element; memcpy element copies, so unaligned buffers are fine. */
 #include "kernels.h"

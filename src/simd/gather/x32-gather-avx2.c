@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x32 gather, AVX2: 8 destination elements per vpgatherdd from 8 table entries; the tail is
  * a masked gather (lanes off the mask are not loaded) and a maskstore. */
 #include "kernels.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x32 gather, AVX-512. Tables that repeat every 16 entries with a constant source step (a
  * channel shuffle on a blocked axis: each 16-lane destination vector takes a few lanes from
  * each of a few source blocks, the same way at every pixel) run as vector permutes: per 16

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x32 gather, WebAssembly SIMD128 (no gather instruction): four table entries fill one vector
  * through 32-bit lane loads and leave in one 16-byte store, two rows per pass sharing the
  * table offsets (about 1.5x the scalar twin in V8). Tails are element copies, so only the

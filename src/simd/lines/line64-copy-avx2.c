@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* 64-byte line copy, AVX2: two ymm per 64-byte line; non-temporal stores when every destination
  * line is 64-byte aligned (both halves of a line go out back to back, so the line is written
  * whole), fenced before returning; plain stores otherwise. The row order is lines-walk.h's. */

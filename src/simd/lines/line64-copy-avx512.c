@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* 64-byte line copy, AVX-512: one zmm per 64-byte line; non-temporal stores when every
  * destination line is 64-byte aligned (a store then covers its whole line: no read for
  * ownership, nothing evicted), fenced before returning; plain stores otherwise. The row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twin of the line-copy family (kernels.h): memcpy per 64-byte line, plain stores. */
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The loops both vector line-copy kernels (src/simd/lines/line64-copy-*.c) share: the order of the
  * rows (kernels.h, rl_lines_fn: in groups of RL_LINES_ROWS where one row after another would
  * not read the source front to back) and the choice of non-temporal stores (every destination

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Resampling kernels (kernels.h: rl_resample_h_fn here, rl_resample_v_fn from resample-v-walk.h),
  * AVX2: 8 outputs per vector, taps in order (mul, then add: the scalar twin's bits). The horizontal
  * pass gathers each tap's 8 source elements with vpgatherdd at their byte offsets and widens them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Resampling kernels (kernels.h: rl_resample_h_fn here, rl_resample_v_fn from resample-v-walk.h),
  * AVX-512: as the AVX2 ones (resample-avx2.c) with 16 outputs per vector; the last n % 16 outputs
  * go through a masked gather and store (lanes off the mask read and write nothing). */

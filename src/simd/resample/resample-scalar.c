@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twins of the resampling family (kernels.h): the horizontal pass per source type and
  * the vertical pass, one output at a time, taps in order. The vector kernels vectorise across
  * outputs and keep this order per output, so they give these bits. */

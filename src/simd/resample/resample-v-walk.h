@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The resampling family's vertical pass (kernels.h, rl_resample_v_fn), written once over the
  * register layer (vec-ops.h): each <isa> kernel file includes its <isa>-vec.h, then this.
  * Four independent sums of a register each per step (the adds of one sum wait on each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Resampling kernels (kernels.h: rl_resample_h_fn here, rl_resample_v_fn from resample-v-walk.h),
  * SIMD128: 4 outputs per vector, taps in order (mul, then add: the scalar twin's bits). SIMD128 has
  * no gather: the horizontal pass builds each tap's vector from four element loads (u8 widened as

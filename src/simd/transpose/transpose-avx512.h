@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The register work the AVX-512 transposes share (x{8,16,32}-transpose-avx512.c), written once
  * for the element size ES, which the including file defines first:
  *  - masked loads and stores: tails of tiles and blocks are masked (RL_MASKED_TAILS 1);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the transposes of every ISA do inside 16-byte lanes (the unit of a byte shuffle on
  * AVX2, AVX-512 and SIMD128 alike), written once for the element size ES:
  *  - the byte controls of the zip and unzip shuffles, as formulas of the lane and byte index

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twins of the transpose family (x8, x16, x32): the plain double loop, walking the
  * destination in order (streaming writes) and reading the source with a stride, in strips of
  * ROWS_PER_STRIP source rows so that the strip's source lines stay in L1 while every column

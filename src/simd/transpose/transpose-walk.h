@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The loops every SIMD transpose kernel (src/simd/transpose/x{8,16,32}-transpose-*.c) shares:
  * the entry's choice between a strided copy, zip, unzip and register tiles; the walk of the
  * tiles (column blocks sized against cache-set conflicts, swept in row strips); the block

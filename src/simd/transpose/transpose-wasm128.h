@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The register work of the WebAssembly SIMD128 transposes (x{8,16,32}-transpose-wasm128.c),
  * written once for the element size ES, which the including file defines first:
  *  - tiles of 2 x 16 / ES source rows x 16 / ES columns as two square in-register transposes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x16 transpose, AVX2: 16x8 tiles (an in-lane 8x8 transpose), zip and unzip of 2-4 rows or
  * channels: all of it the shared register work of transpose-avx2.h for 2-byte elements. */
 #define ES 2 /* element size in bytes */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x16 transpose, AVX-512: 32x8 lane tiles (lanes = source rows i, i+8, i+16, i+24, so an in-lane
  * 8x8 transpose yields 64-byte destination rows), zip and unzip as vpermt2w networks: all of it
  * the shared register work of transpose-avx512.h for 2-byte elements; column blocks swept in

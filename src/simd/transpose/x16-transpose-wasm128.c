@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x16 transpose, WebAssembly SIMD128: 16x8 tiles (two 8x8 register transposes), zip and unzip of
  * 2-4 rows or channels: all of it the shared register work of transpose-wasm128.h for 2-byte
  * elements. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x32 transpose, AVX-512: 16x16 register tiles (whole 64-byte lines read and written), 8x16
  * half tiles for 8-row strips (nchw -> nChw8c); column blocks swept in 16-row strips. Strides in
  * bytes, any alignment. Tails: masked loads/stores. Zip and unzip: transpose-avx512.h. */

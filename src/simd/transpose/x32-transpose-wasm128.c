@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x32 transpose, WebAssembly SIMD128: 8x4 tiles (two 4x4 register transposes), zip and unzip of 2-4
  * rows or channels: all of it the shared register work of transpose-wasm128.h for 4-byte
  * elements. */

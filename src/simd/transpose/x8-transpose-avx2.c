@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x8 transpose, AVX2: 32x16 tiles (an in-lane 16x16 byte transpose), zip and unzip of 2-4 rows or
  * channels: all of it the shared register work of transpose-avx2.h for 1-byte elements. */
 #define ES 1 /* element size in bytes */

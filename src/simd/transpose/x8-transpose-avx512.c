@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x8 transpose, AVX-512: 64x16 lane tiles (lanes = source rows i, i+16, i+32, i+48, so an
  * in-lane 16x16 byte transpose yields 64-byte destination rows; transpose-avx512.h), column
  * blocks swept in 64-row strips. Strides in bytes, any alignment. Tails: masked loads/stores.

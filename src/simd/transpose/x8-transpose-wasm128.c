@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x8 transpose, WebAssembly SIMD128: 32x16 tiles of its own (below), partial tiles, zip and
  * unzip of 2-4 rows or channels (RGB(A) <-> planar): the shared register work of
  * transpose-wasm128.h for bytes. */

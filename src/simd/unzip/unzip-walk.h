@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The unzip kernel (kernels.h, rl_unzip_f32_fn) written once over the ISA's register
  * (<isa>-vec.h): groups of RL_VF_N pixels, one f32 register per channel, the pixels whose loads
  * would pass the last byte converted through the scalar twin; specialised on the channel count,

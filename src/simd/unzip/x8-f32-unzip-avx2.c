@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* k interleaved u8/s8 channels -> c planar f32 rows with per-channel src_zp and src_scale
  * (kernels.h, rl_unzip_f32_fn), AVX2: groups of 8 pixels, two 16-byte loads in one ymm and one
  * vpshufb per channel into eight i32 lanes (unzip-walk.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* k interleaved u8/s8 channels -> c planar f32 rows with per-channel src_zp and src_scale
  * (kernels.h, rl_unzip_f32_fn), AVX-512: groups of 16 pixels, four 16-byte loads in one zmm and
  * one vpshufb per channel into sixteen i32 lanes (unzip-walk.h). */

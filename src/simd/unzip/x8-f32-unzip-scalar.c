@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twins of the unzip family (kernels.h, rl_unzip_f32_fn): one channel at a time through
  * the reference's own loaders (convert.h), so they are the reference by construction. */
 #include "kernels.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* k interleaved u8/s8 channels -> c planar f32 rows with per-channel src_zp and src_scale
  * (kernels.h, rl_unzip_f32_fn), WebAssembly SIMD128: groups of 4 pixels, one 16-byte load and
  * one swizzle per channel into four i32 lanes (unzip-walk.h). */

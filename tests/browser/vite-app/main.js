@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bundler test's app (tests/browser/vite.test.js builds it with Vite against the packed
 // tarball): imports relayout as a user would and runs a reorder. ?build=NAME forces a build.
 import { load } from 'tensor-relayout';

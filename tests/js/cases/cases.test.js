@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The case lists of tests/cases (reorder, reorder_attrs, blocked, shuffle) through the
 // JavaScript API, on every build and at every ISA cap it offers, compared bit-exactly with the
 // JS reference (tests/js/lib). node:test:  node --test tests/js/cases/

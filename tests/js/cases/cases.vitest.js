@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The case lists of tests/cases through the JavaScript API, as cases.test.js, for Vitest:
 //   npx vitest run --config tests/js/vitest.config.js tests/js/cases/cases.vitest.js
 // The implementation is shared with cases.test.js: see run-cases.js.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared implementation of the case-list suites (cases.test.js for node:test,
 // cases.vitest.js for Vitest): every case of tests/cases/{reorder,reorder_attrs,blocked,
 // shuffle}.txt, run through the JavaScript API on one build at one ISA cap, compared bit by bit

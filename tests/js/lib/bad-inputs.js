@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bad inputs to the JavaScript API and the error each one gets: one list shared by the test
 // (tests/js/bad-input.test.js runs every row on every build and checks that docs/errors.md's
 // JavaScript table is exactly this list's output) and by that table:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A parser of problem lists in the syntax of oneDNN benchdnn's reorder and shuffle drivers: the
 // JavaScript twin of tests/support/benchdnn_cases.c (the syntax is documented in
 // tests/support/benchdnn_cases.h). It emits the same cases, in the same order, with the same

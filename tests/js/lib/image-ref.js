@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test images and an independent reference of oneDNN's nearest and linear resampling
 // (docs/resampling.md, "Algorithms and formulas"), for tests/js/image.test.js.
 

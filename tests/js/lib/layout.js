@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An independent JavaScript model of a format tag's physical layout (oneDNN's blocking
 // description), written from the tag grammar of src/md_tag.c and the layout rules of
 // include/relayout.h; it never asks the library.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JavaScript reference for relayout's reorder and shuffle, written from the specs
 // (include/relayout.h: rl_reorder_create / rl_shuffle_create / rl_shuffle_channels_create;
 // the conversions of src/convert.h) and mirroring tests/support/naive_ref.c step by step. It

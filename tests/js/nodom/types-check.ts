@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled by `tsc --noEmit -p tests/js/nodom` (never run), with lib ES2022 and no DOM: the
 // declarations need no DOM types, and a browser source described by its members alone (here
 // a VideoFrame-shaped object) is accepted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiled (never run) by tests/js/types.test.js under tsc --strict for targets ES2020, ES2022
 // and ESNext with only their own lib (no DOM, no esnext.disposable), with and without
 // skipLibCheck: what a consumer writes, through the package's own name.

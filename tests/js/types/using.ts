@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // With a lib that declares Symbol.dispose (ESNext), every object works with `using`.
 import { load } from 'tensor-relayout';
 
