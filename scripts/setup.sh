@@ -6,9 +6,12 @@
 #
 #  1. installs the Debian packages in scripts/debian-packages.txt that are missing
 #     (apt-get update + apt-get install, as root or through sudo; apt is not touched at all
-#     when everything is already installed; --no-deps skips this step);
+#     when everything is already installed; --no-deps skips this step), plus Debian's npm
+#     when there is no npm command;
 #  2. configures and builds the project in build/ (Release), then the npm package: npm ci and
 #     npm run build (the simd-threads, simd and baseline WebAssembly builds in bindings/js/dist);
+#     the npm package needs Node.js 20.19+ (scripts/lib/node.sh): with an older Node (Debian
+#     bookworm's 18) it is skipped with a warning;
 #  3. runs the main job: the quick-start example (--no-run skips it).
 # Safe to run again: each step only does what is missing.
 set -euo pipefail
@@ -30,7 +33,7 @@ for arg in "$@"; do
     --no-deps) do_deps=0 ;;
     --no-run) do_run=0 ;;
     -h | --help)
-        sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+        sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
         exit 0
         ;;
     *) die "unknown argument '$arg' (try --help)" ;;
@@ -63,6 +66,8 @@ install_deps() {
     fi
     local missing
     missing=$(missing_packages | words)
+    # Debian's npm only when there is none: NodeSource's nodejs brings its own and conflicts.
+    command -v npm >/dev/null 2>&1 || missing="${missing:+$missing }npm"
     if [[ -z "$missing" ]]; then
         say "all Debian packages present ($(wanted_packages | words)): skipping apt"
         return
@@ -91,19 +96,18 @@ build() {
 }
 
 # ---- 2b. the npm package: dev dependencies and the three WebAssembly builds -------------------
-# Node.js 20.19+ (the dev tools: Vite 8, Vitest 4; require() of the ESM package)
-check_node() {
-    command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 ||
-        die "Node.js 20.19+ with npm is needed for the JavaScript package: install it (Debian bookworm's nodejs is 18: use NodeSource's nodejs package or nvm)"
-    local v
-    v=$(node -p 'process.versions.node')
-    node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
-        die "Node.js $v is too old: 20.19+ is needed (Debian bookworm's nodejs is 18: use NodeSource's nodejs package or nvm)"
-    say "Node.js $v, npm $(npm --version)"
-}
+# shellcheck source=lib/node.sh
+. "$repo/scripts/lib/node.sh"
 
 build_js() {
-    check_node
+    local problem
+    problem=$(node_problem)
+    if [[ -n "$problem" ]]; then
+        say "WARNING: not building the npm package: $problem."
+        say "WARNING: the C library is built; scripts/test.sh will skip the js and browser stages."
+        return
+    fi
+    say "Node.js $(node -p 'process.versions.node'), npm $(npm --version)"
     if [[ ! -d "$repo/node_modules" || "$repo/package-lock.json" -nt "$repo/node_modules" ]]; then
         say "+ npm ci"
         (cd "$repo" && npm ci --no-audit --no-fund)

@@ -24,6 +24,9 @@
 #   browser  scripts/test-browser.sh: the web demo and benchmark pages in headless Chromium
 #            (playwright-core) with and without COOP/COEP, the packed tarball in a Vite app;
 #            screenshots in build/artefacts/browser/
+# The js and browser stages need Node.js 20.19+ (scripts/lib/node.sh). With an older Node
+# (Debian bookworm's 18) a full run skips them, says so in the summary and still exits 0;
+# naming them, or RELAYOUT_REQUIRE_NODE=1 (set by .ci/run), makes that a failure instead.
 # Stops at the first failing stage and prints a summary. Exit status 0 only if all passed.
 set -euo pipefail
 
@@ -33,6 +36,9 @@ jobs=2
 
 STAGES=(gcc clang asan tsan fuzz install wasm js browser)
 QUICK_STAGES=(gcc)
+NODE_STAGES=(js browser) # need Node.js 20.19+
+# shellcheck source=lib/node.sh
+. "$repo/scripts/lib/node.sh"
 
 # ---- helpers --------------------------------------------------------------------------
 say() { echo "test.sh: $*"; }
@@ -148,11 +154,23 @@ stage_wasm() {
     done
 }
 
+# require_node: the js and browser stages fail at once, clearly, on a too old Node.js.
+require_node() {
+    local problem
+    problem=$(node_problem)
+    [[ -z "$problem" ]] || {
+        say "$problem"
+        return 1
+    }
+}
+
 stage_js() {
+    require_node
     run bash scripts/test-js.sh
 }
 
 stage_browser() {
+    require_node
     run bash scripts/test-browser.sh
 }
 
@@ -175,7 +193,15 @@ for arg in "$@"; do
         ;;
     esac
 done
+named_stages=${#selected[@]}
 [[ ${#selected[@]} -gt 0 ]] || selected=("${STAGES[@]}")
+
+# skip_reason STAGE: why a full run skips STAGE on this machine, or nothing.
+skip_reason() {
+    [[ $named_stages -eq 0 && "${RELAYOUT_REQUIRE_NODE:-0}" != 1 ]] || return 0
+    [[ " ${NODE_STAGES[*]} " == *" $1 "* ]] || return 0
+    node_problem
+}
 
 results=()
 summary() {
@@ -187,7 +213,15 @@ summary() {
 }
 
 total_start=$(date +%s)
+skipped=0
 for stage in "${selected[@]}"; do
+    reason=$(skip_reason "$stage")
+    if [[ -n "$reason" ]]; then
+        results+=("SKIP  $stage ($reason)")
+        echo "==================== stage $stage SKIPPED: $reason ===================="
+        skipped=$((skipped + 1))
+        continue
+    fi
     echo
     echo "==================== stage: $stage ===================="
     start=$(date +%s)
@@ -212,4 +246,4 @@ for stage in "${selected[@]}"; do
     echo "==================== stage $stage passed in ${secs}s ===================="
 done
 summary
-say "all ${#selected[@]} stage(s) passed in $(($(date +%s) - total_start))s"
+say "all $((${#selected[@]} - skipped)) stage(s) run passed, $skipped skipped, in $(($(date +%s) - total_start))s"
