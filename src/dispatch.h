@@ -26,6 +26,7 @@ typedef RL_KERNEL_SLOT(rl_unzip_f32_fn) rl_unzip_slot_t;
 typedef RL_KERNEL_SLOT(rl_lines_fn) rl_lines_slot_t;
 typedef RL_KERNEL_SLOT(rl_affine_f32_fn) rl_affine_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_h_fn) rl_resample_h_slot_t;
+typedef RL_KERNEL_SLOT(rl_resample_hpx_fn) rl_resample_hpx_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_v_fn) rl_resample_v_slot_t;
 
 typedef struct {
@@ -37,6 +38,7 @@ typedef struct {
     rl_lines_slot_t lines;                    /* 64-byte lines */
     rl_affine_slot_t affine_f32;              /* per-element scales and zero points */
     rl_resample_h_slot_t resample_h[RL_DT_COUNT]; /* resampling, horizontal: by source type */
+    rl_resample_hpx_slot_t resample_hpx[RL_DT_COUNT]; /* the same by pixels (byte types) */
     rl_resample_v_slot_t resample_v;              /* resampling, vertical (f32 rows) */
 } rl_kernel_table_t;
 

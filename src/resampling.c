@@ -279,6 +279,27 @@ static bool choose_vfirst(rl_resampling_t *rs) {
     return vfirst < hfirst;
 }
 
+/* The pixel offsets of a group's tables (rl_rs_htab_t.poff) where the kernel by pixels stands
+ * for the element tables: H-first planar rows of a byte type without a mix, at most 4
+ * channels, each channel c at its pixel's offset + c (channels adjacent in the source pixel,
+ * checked on the tables themselves). Elsewhere poff stays NULL and the element tables run. */
+static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t) {
+    if (rs->hpx == NULL || rs->vfirst || !rs->planar || rs->mix_k || t->cb > 4 || t->len == 0)
+        return RL_SUCCESS;
+    const rl_dim_t ow = rs->out[2];
+    for (int tap = 0; tap < t->k; ++tap)
+        for (rl_dim_t c = 1; c < t->cb; ++c)
+            for (rl_dim_t x = 0; x < ow; ++x)
+                if (t->off[tap * t->len + c * ow + x] != t->off[tap * t->len + x] + (int32_t)c)
+                    return RL_SUCCESS;
+    t->poff = rl_malloc((size_t)(t->k * ow) * sizeof *t->poff);
+    RETURN_IF_AT(where, t->poff == NULL, RL_OUT_OF_MEMORY,
+                 "cannot allocate the horizontal pixel taps (%d x %lld)", t->k, (long long)ow);
+    for (int tap = 0; tap < t->k; ++tap)
+        memcpy(t->poff + tap * ow, t->off + tap * t->len, (size_t)ow * sizeof *t->poff);
+    return RL_SUCCESS;
+}
+
 /* The kernels of the effective ISA, the scalar horizontal twin, and the scratch: per engine
  * thread a ring of kv rows, the output row, the vertical sum (V-first) and the ring's tags. */
 static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, rl_data_type_t ddt,
@@ -287,6 +308,8 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     const rl_data_type_t hdt = rs->vfirst ? RL_F32 : sdt;
     rs->h = t->resample_h[hdt].fn;
     rs->h_scalar = rl_kernel_table(RL_ISA_SCALAR)->resample_h[hdt].fn;
+    rs->hpx = rs->vfirst ? NULL : t->resample_hpx[sdt].fn;
+    for (int g = 0; g < 2; ++g) CHECK_STATUS(htab_pixels(rs, &rs->htab[g]));
     rs->v = t->resample_v.fn;
     rs->widen = t->to_f32[sdt].fn;
     rs->load = rl_load_f32_for(sdt);
@@ -354,7 +377,8 @@ static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_
 void rl_resampling_free(rl_resampling_t *rs) {
     if (rs == NULL) return;
     for (int d = 0; d < 3; ++d) rl_free(rs->axis[d].idx), rl_free(rs->axis[d].w);
-    for (int g = 0; g < 2; ++g) rl_free(rs->htab[g].off), rl_free(rs->htab[g].w);
+    for (int g = 0; g < 2; ++g)
+        rl_free(rs->htab[g].off), rl_free(rs->htab[g].w), rl_free(rs->htab[g].poff);
     rl_free(rs->vkey), rl_free(rs->vslot), rl_free(rs->vw);
     rl_free(rs->mix_k), rl_free(rs->mix_w);
     rl_free(rs->scratch), rl_free(rs->tags), rl_free((void *)rs->rowptrs);

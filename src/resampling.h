@@ -38,6 +38,7 @@ typedef struct {
     int32_t *off;
     float *w;
     int32_t max_off; /* the largest offset: which rows may take dword gathers */
+    int32_t *poff;   /* [k][OW] the pixel offsets for rl_resampling_t.hpx, or NULL */
 } rl_rs_htab_t;
 
 /* Where the elements of one side lie, in elements: the offset of (n, c, d, h, w) is
@@ -72,6 +73,7 @@ typedef struct rl_resampling {
     bool vfirst;                    /* the vertical pass first (choose_vfirst) */
     bool planar; /* rows in planar order [c][ox]: dst pixels adjacent, channels apart (nchw) */
     rl_resample_h_fn h, h_scalar; /* of the source type, or f32 when V-first */
+    rl_resample_hpx_fn hpx;       /* by pixels, for the tables with poff (htab_pixels) */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */

@@ -259,10 +259,24 @@ typedef void (*rl_resample_h_fn)(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_V_PARAMS                                                                   \
     size_t n, size_t k, const float *const *rows, const float *w, float *dst
 typedef void (*rl_resample_v_fn)(RL_RESAMPLE_V_PARAMS);
+/* Horizontal by pixels, for a byte type (u8, s8) whose cb <= 4 channels lie together in each
+ * source pixel: the horizontal pass above on a planar row (element j = c * n + x of n pixels
+ * and cb channels) whose element offsets are off[t * kstride + c * n + x] = poff[t * n + x] + c.
+ * A vector kernel reads each tap's pixel as one dword (all cb channels at once) instead of an
+ * element at a time; the sums are the same, in the same order, so it gives the scalar
+ * horizontal twin's bits on the element tables. It reads up to 4 bytes from a pixel's
+ * offset, which the caller keeps inside the source. No scalar twin of its own: the scalar
+ * level runs the element tables. */
+#define RL_RESAMPLE_HPX_PARAMS                                                                 \
+    size_t n, size_t k, size_t cb, size_t kstride, const int32_t *poff, const float *w,         \
+        const void *src, float *dst
+typedef void (*rl_resample_hpx_fn)(RL_RESAMPLE_HPX_PARAMS);
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
+#define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);
 #define RL_RESAMPLE_V(isa, fn) void fn(RL_RESAMPLE_V_PARAMS);
 #include "resample/resample.inc"
 #undef RL_RESAMPLE_H
+#undef RL_RESAMPLE_HPX
 #undef RL_RESAMPLE_V
 
 #endif

@@ -43,6 +43,18 @@ DEFINE_RESAMPLE_H(s32)
 DEFINE_RESAMPLE_H(s8)
 DEFINE_RESAMPLE_H(u8)
 
-/* the vertical pass */
+/* the vertical pass, and the horizontal pass by pixels */
 #include "avx512-vec.h"
 #include "resample-v-walk.h"
+
+typedef __m512i rl_vi;
+static inline rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
+    return gather(src, poff, m);
+}
+static inline rl_vf rl_px_u8(rl_vi v, size_t c) {
+    return widen_u8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
+}
+static inline rl_vf rl_px_s8(rl_vi v, size_t c) {
+    return widen_s8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
+}
+#include "resample-px-walk.h"
