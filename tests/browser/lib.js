@@ -42,16 +42,44 @@ export function startServer(args = []) {
       child.stdout.resume();
       resolve({
         url: m[1], output: () => output,
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null) return done();
-          child.once('exit', () => done());
-          child.kill();
-        }),
+        stop: () => stopChild(child),
       });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (d) => { output += d; });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server.js exited (${code}):\n${output}`)); });
+  });
+}
+
+/**
+ * Starts the repository's Vite (`vite ARGS`: the dev server, or `preview ...`) in `cwd` on a free
+ * port of 127.0.0.1; resolves to { url, stop() } once it prints its Local: URL.
+ */
+export function startVite(args, cwd) {
+  const child = spawn(process.execPath, [path.join(repo, 'node_modules/vite/bin/vite.js'), ...args,
+    '--host', '127.0.0.1', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`vite ${args.join(' ')} printed no URL in 20 s:\n${output}`)); }, 20000);
+    const onData = (d) => {
+      output += d;
+      // eslint-disable-next-line no-control-regex
+      const m = /Local:\s+(http:\/\/\S+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
+      if (!m) return;
+      clearTimeout(timer);
+      resolve({ url: m[1], output: () => output, stop: () => stopChild(child) });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`vite ${args.join(' ')} exited (${code}):\n${output}`)); });
+  });
+}
+
+function stopChild(child) {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill();
   });
 }
 
