@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The web demo and the benchmark page in real headless Chromium, served by the real server
-// (web/server.js): no console errors, crossOriginIsolated with the threaded build, the page's
+// The web demo and the benchmark page in real headless Chromium, served as `npm start` serves
+// them (Vite's dev server, web/vite.config.js): no console errors, crossOriginIsolated with the threaded build, the page's
 // tensor for the sample image bit-identical to Node's, the one-thread fallback without
 // COOP/COEP, screenshots of both pages (build/artefacts/browser/) that are not blank; the fit
 // card (fill/cover/contain, the letterbox box mapped back, the round trip, per-build timings)
@@ -236,7 +236,7 @@ describe('web demo with a camera (Chromium\'s fake device)', { timeout: 90000 },
 describe('web demo without COOP/COEP (--no-isolation)', { timeout: 60000 }, () => {
   let server, browser;
   before(async () => {
-    [server, browser] = await Promise.all([startServer(['--no-isolation']), launchChromium()]);
+    [server, browser] = await Promise.all([startServer({ isolation: false }), launchChromium()]);
   });
   after(async () => {
     await browser?.close();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared by the browser tests: the real demo server as a child process, headless Chromium
+// Shared by the browser tests: the demo's Vite dev server as a child process, headless Chromium
 // (Debian's, through playwright-core), a watch on console errors and failed requests, and
 // screenshots saved as artefacts (build/artefacts/browser/) and checked to be non-blank.
 import assert from 'node:assert/strict';
@@ -22,42 +22,22 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
   '--disable-component-update', '--no-first-run'];
 
 /**
- * Starts `node web/server.js ARGS` on a free port; resolves to { url, stop() } once it prints its
- * URL. ARGS e.g. ['--no-isolation'] or ['--root', dir].
+ * Starts the demo and benchmark pages on Vite's dev server (`npm start`: web/vite.config.js) on a
+ * free port, with the COOP/COEP headers unless `isolation` is false; resolves to { url, stop() }.
  */
-export function startServer(args = []) {
-  const child = spawn(process.execPath, [path.join(repo, 'web/server.js'), ...args], {
-    env: { ...process.env, PORT: '0', RELAYOUT_NO_ISOLATION: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`server.js printed no URL in 10 s:\n${output}`)); }, 10000);
-    const onData = (d) => {
-      output += d;
-      const m = /relayout demo: (http:\/\/\S+)/.exec(output);
-      if (!m) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({
-        url: m[1], output: () => output,
-        stop: () => stopChild(child),
-      });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => { output += d; });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server.js exited (${code}):\n${output}`)); });
-  });
+export function startServer({ isolation = true } = {}) {
+  return startVite(['--config', path.join(repo, 'web/vite.config.js')], repo,
+    { RELAYOUT_NO_ISOLATION: isolation ? '' : '1' });
 }
 
 /**
  * Starts the repository's Vite (`vite ARGS`: the dev server, or `preview ...`) in `cwd` on a free
- * port of 127.0.0.1; resolves to { url, stop() } once it prints its Local: URL.
+ * port of 127.0.0.1, with `env` added to the environment; resolves to { url, stop() } once it
+ * prints its Local: URL.
  */
-export function startVite(args, cwd) {
+export function startVite(args, cwd, env = {}) {
   const child = spawn(process.execPath, [path.join(repo, 'node_modules/vite/bin/vite.js'), ...args,
-    '--host', '127.0.0.1', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    '--host', '127.0.0.1', '--port', '0'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill(); reject(new Error(`vite ${args.join(' ')} printed no URL in 20 s:\n${output}`)); }, 20000);

@@ -15,7 +15,7 @@ for (const a of args)
     console.error(`run-bench.js: unknown argument ${a} (--resize, --peers, --quick, --no-isolation)`);
     process.exit(2);
   }
-const server = await startServer(args.includes('--no-isolation') ? ['--no-isolation'] : []);
+const server = await startServer({ isolation: !args.includes('--no-isolation') });
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
