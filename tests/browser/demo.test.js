@@ -12,8 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { load } from '../../bindings/js/node.js';
-import { FAKE_CAMERA, launchChromium, repo, screenshot, startServer, watch, within } from './lib.js';
-import { decodePng } from './png.js';
+import { decodePng, FAKE_CAMERA, launchChromium, repo, screenshot, startServer, watch, within } from './lib.js';
 
 const sha256 = (view) => createHash('sha256').update(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)).digest('hex');
 const PRESETS = {

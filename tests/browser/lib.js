@@ -9,8 +9,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
+import pngjs from 'pngjs';
 
-import { decodePng, distinctColours } from './png.js';
+/** PNG bytes -> { data: RGBA bytes, width, height } (pngjs). */
+export function decodePng(buf) {
+  return pngjs.PNG.sync.read(buf);
+}
+
+/** How many distinct colours an image has (stops counting at `cap`). */
+export function distinctColours({ data }, cap = 1 << 20) {
+  const seen = new Set();
+  for (let i = 0; i < data.length && seen.size < cap; i += 4)
+    seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  return seen.size;
+}
 
 export const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const artefacts = process.env.RELAYOUT_ARTEFACTS ?? path.join(repo, 'build/artefacts/browser');
