@@ -8,8 +8,9 @@
 #     vite are dev dependencies);
 #  2. scripts/build-wasm.sh (incremental): the three builds into bindings/js/dist;
 #  3. node --test tests/browser/: the demo and benchmark pages in Debian's Chromium
-#     (/usr/bin/chromium, or RELAYOUT_CHROMIUM) through playwright-core, served by
-#     web/server.js with and without COOP/COEP; the packed tarball in a Vite app.
+#     (/usr/bin/chromium, or RELAYOUT_CHROMIUM) through playwright-core, served by Vite's dev
+#     server (web/vite.config.js, `npm start`) with and without COOP/COEP; the packed tarball in
+#     a Vite app, on the dev server and built (vite build, vite preview).
 # Screenshots of the pages are kept in build/artefacts/browser/.
 set -euo pipefail
 

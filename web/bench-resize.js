@@ -133,9 +133,12 @@ function ortFinish(wl, ort) {
 
 // onnxruntime-web from bench/js/peers (npm install --prefix bench/js/peers), asked for with
 // ?peers=1: not part of the repository's install, so the page does not look for it otherwise.
+// The path is a variable so that Vite's dev server does not try to resolve it (and fail the
+// page) when the peers are not installed; it is served as it is.
+const ORT = '/bench/js/peers/node_modules/onnxruntime-web/dist/ort.min.mjs';
 async function loadOrt() {
   if (!params.has('peers')) return null;
-  return import('/bench/js/peers/node_modules/onnxruntime-web/dist/ort.min.mjs');
+  return import(/* @vite-ignore */ ORT);
 }
 
 // ---- relayout's paths -----------------------------------------------------------------------------

@@ -6,12 +6,15 @@
 //
 //   node web/make-sample.js [OUT.png]      (default web/sample.png)
 //
-// The encoder is a minimal one (8-bit RGB, no colour chunks, so browsers decode the exact
-// bytes: the browser test compares the page's tensor with Node's from these pixels).
+// The PNG is 8-bit RGB without colour chunks (pngjs, a dev dependency), so browsers decode the
+// exact bytes: the browser test compares the page's tensor with Node's from these pixels.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync } from 'node:zlib';
+
+import pngjs from 'pngjs';
+
+const { PNG } = pngjs;
 
 export const WIDTH = 480;
 export const HEIGHT = 320;
@@ -102,72 +105,11 @@ export function sampleImage(width = WIDTH, height = HEIGHT) {
   return { data, width, height };
 }
 
-// ---- a minimal PNG encoder (8-bit RGB, adaptive filters) ------------------------------------
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type, body) {
-  const out = Buffer.alloc(12 + body.length);
-  out.writeUInt32BE(body.length, 0);
-  out.write(type, 4, 'latin1');
-  body.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + body.length)), 8 + body.length);
-  return out;
-}
-
-/** RGBA pixels (alpha ignored) -> PNG bytes (colour type 2, 8 bits). */
+/** RGBA pixels (alpha dropped) -> PNG bytes: 8-bit RGB, no colour chunks (pngjs writes none). */
 export function encodePng({ data, width, height }) {
-  const bpp = 3, stride = width * bpp;
-  const raw = Buffer.alloc(height * (stride + 1));
-  let prev = new Uint8Array(stride);
-  for (let y = 0; y < height; y++) {
-    const row = new Uint8Array(stride);
-    for (let x = 0; x < width; x++)
-      for (let k = 0; k < 3; k++) row[x * 3 + k] = data[(y * width + x) * 4 + k];
-    // the filter with the smallest sum of absolute residuals (the usual heuristic)
-    let best = null, bestCost = Infinity;
-    for (let f = 0; f < 5; f++) {
-      const out = new Uint8Array(stride);
-      let cost = 0;
-      for (let i = 0; i < stride; i++) {
-        const a = i >= bpp ? row[i - bpp] : 0, b = prev[i], c = i >= bpp ? prev[i - bpp] : 0;
-        let p;
-        if (f === 0) p = 0;
-        else if (f === 1) p = a;
-        else if (f === 2) p = b;
-        else if (f === 3) p = (a + b) >> 1;
-        else {
-          const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
-          p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-        }
-        out[i] = (row[i] - p) & 0xff;
-        cost += out[i] < 128 ? out[i] : 256 - out[i];
-      }
-      if (cost < bestCost) { bestCost = cost; best = [f, out]; }
-    }
-    raw[y * (stride + 1)] = best[0];
-    raw.set(best[1], y * (stride + 1) + 1);
-    prev = row;
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, adaptive filters, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  const png = new PNG({ width, height });
+  png.data = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return PNG.sync.write(png, { colorType: 2, deflateLevel: 9 });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -10,17 +10,17 @@
 // tfjs-wasm) into the table. Output: a markdown table (ms, and the speed-up over the JS loop).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 
 import { load } from '../../bindings/js/node.js';
 import { timeMedian, timeRelayout, WORKLOADS } from './workloads.js';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => {
-  const m = /^--([a-z]+)(?:=(.*))?$/.exec(a);
-  if (!m) throw new Error(`bench.js: unknown argument ${a}`);
-  return [m[1], m[2] ?? true];
-}));
-const builds = (args.builds ?? 'simd-threads,simd,baseline').split(',');
-const threads = Number(args.threads ?? 2);
+const { values: args } = parseArgs({
+  options: { builds: { type: 'string', default: 'simd-threads,simd,baseline' },
+    threads: { type: 'string', default: '2' }, peers: { type: 'string' }, json: { type: 'boolean', default: false } },
+});
+const builds = args.builds.split(',');
+const threads = Number(args.threads);
 
 const results = []; // { workload, impl, median_ms, runs }
 const record = (workload, impl, t) => {

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { imageGeometry, parseImageOptions } from '../../bindings/js/image.js';
 import { load } from '../../bindings/js/node.js';
 import { jsPipeline } from './resample-loops.js';
-import { MEAN, STD, maxDiff, timeMedian } from './workloads.js';
+import { MEAN, STD, maxDiff, timeMedian, timeMedianAsync } from './workloads.js';
 
 const { values: args } = parseArgs({
   options: { builds: { type: 'string', default: 'simd-threads,simd,baseline' },
@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
 // V8 runs wasm in its baseline tier first and optimises hot functions later (dynamic
 // tiering): the warm-up runs every contender until it is optimised, or times are Liftoff's.
 const timing = args.quick ? { warmup: 10, warmupMs: 300, runs: 5 } : { warmup: 20, warmupMs: 1500 };
+// sharp works on its own threads (async): a few runs
+const sharpTiming = { warmup: 3, warmupMs: 0, runs: args.quick ? 3 : 15 };
 
 const imagenet = { mean: MEAN, std: STD };
 const unit = { mean: [0, 0, 0], std: [1, 1, 1] };
@@ -58,18 +60,6 @@ function loadSharp() {
     sharp.concurrency(1);
     return sharp;
   } catch { return null; }
-}
-
-async function timeAsync(fn) {
-  for (let i = 0; i < 3; i++) await fn();
-  const t = [];
-  for (let i = 0; i < (args.quick ? 3 : 15); i++) {
-    const t0 = performance.now();
-    await fn();
-    t.push(performance.now() - t0);
-  }
-  t.sort((a, b) => a - b);
-  return { median: t[t.length >> 1], runs: t.length };
 }
 
 // sharp's linear kernel (libvips reduce: a triangle widened by the reduction, i.e. the
@@ -119,7 +109,7 @@ async function timeWorkload(instances, sharp, name, img, opts) {
   const jsOut = new Float32Array(3 * geo.outH * geo.outW);
   record(name, alg, 'js-loop', timeMedian(() => js(img.data, jsOut), timing));
   if (sharp && alg === 'linear-antialias')
-    record(name, alg, 'sharp+js', await timeAsync(sharpJob(sharp, img, geo, opts, opts.padValue ?? 0)));
+    record(name, alg, 'sharp+js', await timeMedianAsync(sharpJob(sharp, img, geo, opts, opts.padValue ?? 0), sharpTiming));
   for (const rl of instances) timeRelayout(rl, name, img, opts, jsOut);
 }
 

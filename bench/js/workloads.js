@@ -2,7 +2,8 @@
 // The JavaScript benchmark's workloads, for Node (bench/js/bench.js) and the browser page:
 // each has inputs, a tuned hand-written JS loop, a TypedArray.prototype.set copy of the
 // output's bytes, and a relayout primitive run on typed arrays and on heap tensors
-// (timeRelayout). No Node or DOM imports here.
+// (timeRelayout). No Node or DOM imports here (tinybench runs in both).
+import { Bench } from 'tinybench';
 
 export const MEAN = [0.485, 0.456, 0.406];
 export const STD = [0.229, 0.224, 0.225];
@@ -175,21 +176,23 @@ export function timeRelayout(rl, w, record, timing) {
  * Median time (ms) of fn over `runs` runs, after a warm-up of at least `warmup` runs and
  * `warmupMs` milliseconds: V8 first runs wasm and JS in its baseline tiers and swaps in
  * optimised code in the background, so a few warm-up runs would time the baseline tier.
- * Slow fns get fewer runs (`budgetMs`).
+ * tinybench runs it (synchronously; its clock's overhead subtracted). Returns { median, runs }.
  */
-export function timeMedian(fn, { warmup = 3, warmupMs = 150, runs = 21, budgetMs = 4000 } = {}) {
-  const w0 = performance.now();
-  for (let i = 0; i < warmup || (performance.now() - w0 < warmupMs && i < 2000); i++) fn();
-  const times = [];
-  const start = performance.now();
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-    if (times.length >= 5 && performance.now() - start > budgetMs) break;
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[times.length >> 1], runs: times.length };
+export function timeMedian(fn, timing) {
+  return summary(bench(timing).add('fn', fn).runSync());
+}
+
+/** timeMedian of an async fn (each run awaited). */
+export async function timeMedianAsync(fn, timing) {
+  return summary(await bench(timing).add('fn', fn).run());
+}
+
+function bench({ warmup = 3, warmupMs = 150, runs = 21 } = {}) {
+  return new Bench({ warmupIterations: warmup, warmupTime: warmupMs, iterations: runs, time: 0, throws: true });
+}
+
+function summary([{ result }]) {
+  return { median: result.latency.p50, runs: result.latency.samplesCount };
 }
 
 /** Largest absolute difference of b from a (for the checks). */

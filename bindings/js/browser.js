@@ -2,7 +2,7 @@
 // relayout for browsers and bundlers: loads a build's ES-module glue and gives it the compiled
 // .wasm itself (no glue fetch of file paths). The literal `new URL('…', import.meta.url)` and
 // `import('…')` forms below are what bundlers (Vite, webpack, esbuild) recognise, so the .wasm
-// and worker files are found and copied; keep them literal.
+// and glue files are found and copied; keep them literal. Bundler set-up: docs/web.md#bundlers.
 import { readBrowserImage } from './browser-image.js';
 import { chooseBuild, loadOptions } from './builds.js';
 import { createRelayout } from './core.js';
@@ -19,7 +19,7 @@ const FILES = {
     glue: import('./dist/simd-threads/web/relayout.mjs'),
     glueUrl: new URL('./dist/simd-threads/web/relayout.mjs', import.meta.url),
     wasm: new URL('./dist/simd-threads/relayout.wasm', import.meta.url),
-    worker: new URL('./dist/simd-threads/web/relayout.worker.js', import.meta.url),
+    workerSource: import('./dist/simd-threads/web/worker-source.mjs'),
   }),
   simd: () => ({
     glue: import('./dist/simd/web/relayout.mjs'),
@@ -55,8 +55,9 @@ export async function load(opts) {
       'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp for threads)');
   const threads = build === 'simd-threads' ? o.threads : 1;
   const files = FILES[build]();
-  const [{ default: factory }, module, worker] = await Promise.all([files.glue,
-    compile(files.wasm), files.worker && workerUrl(files.worker)]);
+  const [{ default: factory }, module, workerSource] = await Promise.all([files.glue,
+    compile(files.wasm), files.workerSource]);
+  const worker = workerSource && blobUrl(workerSource.default);
   // A worker that cannot start would leave the pool, and so load(), waiting for ever: the glue
   // reports it through printErr ("worker sent an error!"), which rejects the load instead.
   let workerFailed;
@@ -76,8 +77,8 @@ export async function load(opts) {
       printErr(text) {
         if (/^worker sent an error!/.test(text))
           workerFailed(new Error(`relayout: a worker thread of the ${build} build failed to start (${text}); ` +
-            "is its script served as the package ships it? (a bundler's dev server may rewrite it: " +
-            "load({ build: 'simd' }) runs without workers)"));
+            `does the page's Content-Security-Policy allow blob: workers, and is ${files.glueUrl.href} ` +
+            "served as the package ships it? (load({ build: 'simd' }) runs without workers)"));
         printErr(text);
       },
     })]);
@@ -87,13 +88,14 @@ export async function load(opts) {
   }
 }
 
-// The pthread worker script's URL. Bundlers may inline a small asset as a data: URL (Vite does
-// below 4 KiB), but a data: worker has an opaque origin: it can neither share the page's
-// memory nor import the glue. Such a URL becomes a same-origin blob: URL.
-async function workerUrl(url) {
-  if (url.protocol !== 'data:') return { href: url.href, revoke() {} };
-  const blob = await (await fetch(url.href)).blob();
-  const href = URL.createObjectURL(new Blob([blob], { type: 'text/javascript' }));
+// The pthread workers start from a same-origin blob: URL of the worker script, which the package
+// carries as a string (worker-source.mjs), never from the script's own URL: a bundler's dev
+// server transforms every .js it serves (Vite's adds an `import` line to this classic script,
+// whose dynamic import() it rewrites, so the worker fails to start), and a production build may
+// inline a small asset as a data: URL, whose worker has an opaque origin that can neither share
+// the page's memory nor import the glue. A string is left alone by every bundler.
+function blobUrl(source) {
+  const href = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   return { href, revoke: () => URL.revokeObjectURL(href) };
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The web demo and the benchmark page in real headless Chromium, served by the real server
-// (web/server.js): no console errors, crossOriginIsolated with the threaded build, the page's
+// The web demo and the benchmark page in real headless Chromium, served as `npm start` serves
+// them (Vite's dev server, web/vite.config.js): no console errors, crossOriginIsolated with the threaded build, the page's
 // tensor for the sample image bit-identical to Node's, the one-thread fallback without
 // COOP/COEP, screenshots of both pages (build/artefacts/browser/) that are not blank; the fit
 // card (fill/cover/contain, the letterbox box mapped back, the round trip, per-build timings)
@@ -12,8 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { load } from '../../bindings/js/node.js';
-import { FAKE_CAMERA, launchChromium, repo, screenshot, startServer, watch, within } from './lib.js';
-import { decodePng } from './png.js';
+import { decodePng, FAKE_CAMERA, launchChromium, repo, screenshot, startServer, watch, within } from './lib.js';
 
 const sha256 = (view) => createHash('sha256').update(new Uint8Array(view.buffer, view.byteOffset, view.byteLength)).digest('hex');
 const PRESETS = {
@@ -236,7 +235,7 @@ describe('web demo with a camera (Chromium\'s fake device)', { timeout: 90000 },
 describe('web demo without COOP/COEP (--no-isolation)', { timeout: 60000 }, () => {
   let server, browser;
   before(async () => {
-    [server, browser] = await Promise.all([startServer(['--no-isolation']), launchChromium()]);
+    [server, browser] = await Promise.all([startServer({ isolation: false }), launchChromium()]);
   });
   after(async () => {
     await browser?.close();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Images in real headless Chromium, served by web/server.js with and without COOP/COEP: every
-// IMAGE_CASES pipeline (tests/js/lib/image-ref.js, the same testImage bytes) gives in each
+// Images in real headless Chromium, served by Vite (web/vite.config.js) with and without
+// COOP/COEP: every IMAGE_CASES pipeline (tests/js/lib/image-ref.js, the same testImage bytes) gives in each
 // build the page can load the tensor Node gives (sha256), so native = Node = Chromium; the
 // browser sources (ImageBitmap, canvases, <img>, VideoFrame RGBA/BGRA) give the bytes' bits;
 // a YUV VideoFrame converts; a <video> and a frame of it give its colour; bad sources get
@@ -187,7 +187,7 @@ for (const isolation of [true, false]) {
   describe(`images in Chromium ${isolation ? 'with' : 'without'} COOP/COEP`, { timeout: 120000 }, () => {
     let server, browser, page, w;
     before(async () => {
-      [server, browser] = await Promise.all([startServer(isolation ? [] : ['--no-isolation']), launchChromium()]);
+      [server, browser] = await Promise.all([startServer({ isolation }), launchChromium()]);
       page = await browser.newPage();
       w = watch(page);
       await page.goto(`${server.url}blank.html`);

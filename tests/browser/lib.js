@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared by the browser tests: the real demo server as a child process, headless Chromium
+// Shared by the browser tests: the demo's Vite dev server as a child process, headless Chromium
 // (Debian's, through playwright-core), a watch on console errors and failed requests, and
 // screenshots saved as artefacts (build/artefacts/browser/) and checked to be non-blank.
 import assert from 'node:assert/strict';
@@ -9,8 +9,20 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
+import pngjs from 'pngjs';
 
-import { decodePng, distinctColours } from './png.js';
+/** PNG bytes -> { data: RGBA bytes, width, height } (pngjs). */
+export function decodePng(buf) {
+  return pngjs.PNG.sync.read(buf);
+}
+
+/** How many distinct colours an image has (stops counting at `cap`). */
+export function distinctColours({ data }, cap = 1 << 20) {
+  const seen = new Set();
+  for (let i = 0; i < data.length && seen.size < cap; i += 4)
+    seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  return seen.size;
+}
 
 export const repo = fileURLToPath(new URL('../../', import.meta.url));
 export const artefacts = process.env.RELAYOUT_ARTEFACTS ?? path.join(repo, 'build/artefacts/browser');
@@ -22,36 +34,44 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
   '--disable-component-update', '--no-first-run'];
 
 /**
- * Starts `node web/server.js ARGS` on a free port; resolves to { url, stop() } once it prints its
- * URL. ARGS e.g. ['--no-isolation'] or ['--root', dir].
+ * Starts the demo and benchmark pages on Vite's dev server (`npm start`: web/vite.config.js) on a
+ * free port, with the COOP/COEP headers unless `isolation` is false; resolves to { url, stop() }.
  */
-export function startServer(args = []) {
-  const child = spawn(process.execPath, [path.join(repo, 'web/server.js'), ...args], {
-    env: { ...process.env, PORT: '0', RELAYOUT_NO_ISOLATION: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startServer({ isolation = true } = {}) {
+  return startVite(['--config', path.join(repo, 'web/vite.config.js')], repo,
+    { RELAYOUT_NO_ISOLATION: isolation ? '' : '1' });
+}
+
+/**
+ * Starts the repository's Vite (`vite ARGS`: the dev server, or `preview ...`) in `cwd` on a free
+ * port of 127.0.0.1, with `env` added to the environment; resolves to { url, stop() } once it
+ * prints its Local: URL.
+ */
+export function startVite(args, cwd, env = {}) {
+  const child = spawn(process.execPath, [path.join(repo, 'node_modules/vite/bin/vite.js'), ...args,
+    '--host', '127.0.0.1', '--port', '0'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`server.js printed no URL in 10 s:\n${output}`)); }, 10000);
+    const timer = setTimeout(() => { child.kill(); reject(new Error(`vite ${args.join(' ')} printed no URL in 20 s:\n${output}`)); }, 20000);
     const onData = (d) => {
       output += d;
-      const m = /relayout demo: (http:\/\/\S+)/.exec(output);
+      // eslint-disable-next-line no-control-regex
+      const m = /Local:\s+(http:\/\/\S+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
       if (!m) return;
       clearTimeout(timer);
-      child.stdout.off('data', onData);
-      child.stdout.resume();
-      resolve({
-        url: m[1], output: () => output,
-        stop: () => new Promise((done) => {
-          if (child.exitCode !== null) return done();
-          child.once('exit', () => done());
-          child.kill();
-        }),
-      });
+      resolve({ url: m[1], output: () => output, stop: () => stopChild(child) });
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => { output += d; });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server.js exited (${code}):\n${output}`)); });
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`vite ${args.join(' ')} exited (${code}):\n${output}`)); });
+  });
+}
+
+function stopChild(child) {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill();
   });
 }
 

@@ -7,21 +7,25 @@
 //
 // --peers: the resampling suite also times onnxruntime-web's Tensor.fromImage (install it first:
 // npm install --prefix bench/js/peers).
+import { parseArgs } from 'node:util';
+
 import { launchChromium, screenshot, startServer, watch, within } from './lib.js';
 
-const args = process.argv.slice(2);
-for (const a of args)
-  if (!['--quick', '--no-isolation', '--resize', '--peers'].includes(a)) {
-    console.error(`run-bench.js: unknown argument ${a} (--resize, --peers, --quick, --no-isolation)`);
-    process.exit(2);
-  }
-const server = await startServer(args.includes('--no-isolation') ? ['--no-isolation'] : []);
+let args;
+try {
+  ({ values: args } = parseArgs({ options: { quick: { type: 'boolean' }, 'no-isolation': { type: 'boolean' },
+    resize: { type: 'boolean' }, peers: { type: 'boolean' } } }));
+} catch (e) {
+  console.error(`run-bench.js: ${e.message} (--resize, --peers, --quick, --no-isolation)`);
+  process.exit(2);
+}
+const server = await startServer({ isolation: !args['no-isolation'] });
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const w = watch(page);
-  const resize = args.includes('--resize');
-  const query = [resize && 'suite=resize', args.includes('--peers') && 'peers=1', args.includes('--quick') && 'quick=1']
+  const resize = args.resize;
+  const query = [resize && 'suite=resize', args.peers && 'peers=1', args.quick && 'quick=1']
     .filter(Boolean).join('&');
   await page.goto(`${server.url}bench.html${query ? `?${query}` : ''}`);
   const r = await within(page.evaluate(() => window.relayoutBench.done), 600000, 'the benchmark page');

@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -617,17 +618,15 @@ async function parent(only) {
 
 // ---------------------------------------------------------------------------------------------
 
-const argv = Object.fromEntries(
-  process.argv.slice(2).map((a) => {
-    const m = /^--([^=]+)(?:=(.*))?$/.exec(a);
-    if (!m) {
-      console.error(`peers: unknown argument ${a}\nusage: node bench/js/peers/peers.js [--only=SUBSTRING]`);
-      process.exit(2);
-    }
-    return [m[1], m[2] ?? true];
-  }),
-);
-const only = typeof argv.only === 'string' ? argv.only : null;
+let argv;
+try {
+  // --child and --threads: how the parent starts its child processes
+  ({ values: argv } = parseArgs({ options: { only: { type: 'string' }, child: { type: 'string' }, threads: { type: 'string' } } }));
+} catch (e) {
+  console.error(`peers: ${e.message}\nusage: node bench/js/peers/peers.js [--only=SUBSTRING]`);
+  process.exit(2);
+}
+const only = argv.only ?? null;
 
 if (argv.child === 'ort') {
   await childOrt(Number(argv.threads ?? 1), only);
