@@ -240,12 +240,27 @@ static bool src_runs(const rl_resampling_t *rs, rl_dim_t scb) {
     return true;
 }
 
+/* Whether the destination takes each channel's pixels as one run (rows in planar order). */
+static bool dst_planar(const rl_resampling_t *rs) {
+    return rs->dst.sw == 1 && rs->cb > 1 && rs->out[2] > 1;
+}
+
+/* Whether a horizontal-first pass may run by pixels (kernels.h, rl_resample_hpx_fn): planar
+ * rows of a byte type without a mix, at most 4 channels lying together in the source pixel
+ * (src_runs). A property of the problem, not of the ISA: the scalar level runs the same
+ * order through the element tables. */
+static bool by_pixels(const rl_resampling_t *rs) {
+    return dst_planar(rs) && rs->src_es == 1 && rs->mix_k == NULL && rs->cb <= 4 &&
+           src_runs(rs, rs->cb);
+}
+
 /* Which pass goes first. Horizontal first computes every source row the vertical taps name
  * at the output width (gathered taps); vertical first widens those rows (contiguous, vlen
  * elements with any unused ones between pixels), sums them at the source width, then gathers
  * once per output row. Both compute only the source rows some tap names. The cost counts a
  * gathered multiply-add as RS_GATHER_COST contiguous ones: a gather fetches its elements one
- * at a time where a contiguous operation takes a vector of them (8 f32 in AVX2). One constant
+ * at a time where a contiguous operation takes a vector of them (8 f32 in AVX2); a horizontal
+ * pass by pixels fetches all cb channels of a pixel at once, 1/cb of that. One constant
  * for every ISA, so the pass order, and with it the bits, never depend on the ISA, nor on
  * the pitch of a channels-last source's pixels. Sets rs->vlen for vertical first. */
 #define RS_GATHER_COST 8.0
@@ -273,19 +288,19 @@ static bool choose_vfirst(rl_resampling_t *rs) {
     const double iw = (double)rs->in[2] * (double)scb, ow = (double)rs->out[2] * (double)rs->cb;
     const double kw = (double)rs->axis[2].k * rs->mix_nz;
     const double kv = (double)rs->axis[0].k * (double)rs->axis[1].k;
-    const double hfirst = rows * ow * kw * RS_GATHER_COST + orows * ow * kv;
+    const double hgather = RS_GATHER_COST / (by_pixels(rs) ? (double)rs->cb : 1.0);
+    const double hfirst = rows * ow * kw * hgather + orows * ow * kv;
     const double vfirst = rows * iw + orows * iw * kv + orows * ow * kw * RS_GATHER_COST;
     rs->vlen = vfirst < hfirst ? vlen : 0;
     return vfirst < hfirst;
 }
 
 /* The pixel offsets of a group's tables (rl_rs_htab_t.poff) where the kernel by pixels stands
- * for the element tables: H-first planar rows of a byte type without a mix, at most 4
- * channels, each channel c at its pixel's offset + c (channels adjacent in the source pixel,
- * checked on the tables themselves). Elsewhere poff stays NULL and the element tables run. */
+ * for the element tables (by_pixels, horizontal first, the ISA has the kernel), each channel c
+ * at its pixel's offset + c: checked on the tables themselves. Elsewhere poff stays NULL and
+ * the element tables run. */
 static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t) {
-    if (rs->hpx == NULL || rs->vfirst || !rs->planar || rs->mix_k || t->cb > 4 || t->len == 0)
-        return RL_SUCCESS;
+    if (rs->hpx == NULL || rs->vfirst || !by_pixels(rs) || t->len == 0) return RL_SUCCESS;
     const rl_dim_t ow = rs->out[2];
     for (int tap = 0; tap < t->k; ++tap)
         for (rl_dim_t c = 1; c < t->cb; ++c)
@@ -367,7 +382,7 @@ static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_
     choose_groups(rs);
     rs->vfirst = choose_vfirst(rs);
     /* a planar destination takes each channel's pixels as one run: rows in that order */
-    rs->planar = rs->dst.sw == 1 && rs->cb > 1 && rs->out[2] > 1;
+    rs->planar = dst_planar(rs);
     CHECK_STATUS(htab_init(rs, &rs->htab[0], rs->cb));
     if (rs->c % rs->cb) CHECK_STATUS(htab_init(rs, &rs->htab[1], rs->c % rs->cb));
     CHECK_STATUS(vtab_init(rs));

@@ -52,17 +52,17 @@ DEFINE_RESAMPLE_H(u8)
 #include "resample-v-walk.h"
 
 typedef __m256i rl_vi;
-static inline rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
+RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
     if (m == RL_LANES_ALL) return gather(src, poff);
     const __m256i o = rl_avx2_load_partial(poff, 4 * m);
     const __m256i on = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m),
                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)src, o, on, 1);
 }
-static inline rl_vf rl_px_u8(rl_vi v, size_t c) {
+RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
     return widen_u8(_mm256_srlv_epi32(v, _mm256_set1_epi32((int)(8 * c))));
 }
-static inline rl_vf rl_px_s8(rl_vi v, size_t c) {
+RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
     return widen_s8(_mm256_srlv_epi32(v, _mm256_set1_epi32((int)(8 * c))));
 }
 #include "resample-px-walk.h"

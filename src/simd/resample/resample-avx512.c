@@ -48,13 +48,13 @@ DEFINE_RESAMPLE_H(u8)
 #include "resample-v-walk.h"
 
 typedef __m512i rl_vi;
-static inline rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
+RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
     return gather(src, poff, m);
 }
-static inline rl_vf rl_px_u8(rl_vi v, size_t c) {
+RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
     return widen_u8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
 }
-static inline rl_vf rl_px_s8(rl_vi v, size_t c) {
+RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
     return widen_s8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
 }
 #include "resample-px-walk.h"

@@ -6,41 +6,68 @@
  *   rl_px_gather(src, poff, m)  the dword at byte src + poff[i] in each lane i of m (others 0)
  *   rl_px_u8(v, c), rl_px_s8(v, c)  byte c of each dword, zero- or sign-extended, as f32
  * One gather per tap serves all cb channels of RL_VF_N pixels (the element kernels gather once
- * per channel); every element sums its taps in order, mul then add: the scalar twin's bits. */
+ * per channel); every element sums its taps in order, mul then add: the scalar twin's bits.
+ * The walk is instantiated per channel count (1 to 4), so the sums stay in registers. */
 #ifndef RL_SIMD_RESAMPLE_PX_WALK_H
 #define RL_SIMD_RESAMPLE_PX_WALK_H
 
+#include <stdbool.h>
+
 #include "kernels.h"
 
-/* Pixels x .. x + lanes(m) - 1, every channel: acc[c] over the taps, then stored in plane c. */
-#define RL_PX_BLOCK(widen, m)                                                                      \
-    do {                                                                                           \
-        rl_vf acc[4];                                                                              \
-        rl_vi g = rl_px_gather(src, poff + x, m);                                                  \
-        for (size_t c = 0; c < cb; ++c)                                                            \
-            acc[c] = rl_vf_mul(rl_vf_load(w + c * n + x, m), widen(g, c));                         \
-        for (size_t t = 1; t < k; ++t) {                                                           \
-            g = rl_px_gather(src, poff + t * n + x, m);                                            \
-            for (size_t c = 0; c < cb; ++c)                                                        \
-                acc[c] = rl_vf_add(acc[c], rl_vf_mul(rl_vf_load(w + t * kstride + c * n + x, m), \
-                                                     widen(g, c)));                                \
-        }                                                                                          \
-        for (size_t c = 0; c < cb; ++c) rl_vf_store(dst + c * n + x, acc[c], m);                  \
-    } while (0)
+typedef struct {
+    size_t n, k, kstride;
+    const int32_t *poff;
+    const float *w;
+    const void *src;
+    float *dst;
+} rl_px_row_t;
 
-#define RL_DEFINE_RESAMPLE_HPX(name)                                                               \
-    void RL_ISA_NAME(rl_##name##_resample_hpx__)(RL_RESAMPLE_HPX_PARAMS) {                         \
-        const size_t v = RL_VF_N;                                                                  \
-        size_t x = 0;                                                                              \
-        for (; x + v <= n; x += v) RL_PX_BLOCK(rl_px_##name, RL_LANES_ALL);                        \
-        if (x < n) {                                                                               \
-            const rl_lanes m = rl_lanes_first(n - x);                                              \
-            RL_PX_BLOCK(rl_px_##name, m);                                                          \
-        }                                                                                          \
+RL_INLINE rl_vf rl_px_byte(rl_vi g, size_t c, bool sign) {
+    return sign ? rl_px_s8(g, c) : rl_px_u8(g, c);
+}
+
+/* Pixels x .. x + lanes(m) - 1 of every channel: the taps' sums, stored in their planes. */
+RL_INLINE void rl_px_block(const rl_px_row_t *r, size_t x, rl_lanes m, size_t cb, bool sign) {
+    rl_vf acc[4];
+    rl_vi g = rl_px_gather(r->src, r->poff + x, m);
+    for (size_t c = 0; c < cb; ++c)
+        acc[c] = rl_vf_mul(rl_vf_load(r->w + c * r->n + x, m), rl_px_byte(g, c, sign));
+    for (size_t t = 1; t < r->k; ++t) {
+        g = rl_px_gather(r->src, r->poff + t * r->n + x, m);
+        const float *w = r->w + t * r->kstride + x;
+        for (size_t c = 0; c < cb; ++c)
+            acc[c] = rl_vf_add(acc[c],
+                               rl_vf_mul(rl_vf_load(w + c * r->n, m), rl_px_byte(g, c, sign)));
     }
-RL_DEFINE_RESAMPLE_HPX(u8)
-RL_DEFINE_RESAMPLE_HPX(s8)
-#undef RL_DEFINE_RESAMPLE_HPX
-#undef RL_PX_BLOCK
+    for (size_t c = 0; c < cb; ++c) rl_vf_store(r->dst + c * r->n + x, acc[c], m);
+}
+
+RL_INLINE void rl_px_walk(const rl_px_row_t *r, size_t cb, bool sign) {
+    const size_t v = RL_VF_N;
+    size_t x = 0;
+    for (; x + v <= r->n; x += v) rl_px_block(r, x, RL_LANES_ALL, cb, sign);
+    if (x < r->n) rl_px_block(r, x, rl_lanes_first(r->n - x), cb, sign);
+}
+
+/* The walk with a constant channel count. */
+RL_INLINE void rl_px_by_channels(const rl_px_row_t *r, size_t cb, bool sign) {
+    switch (cb) {
+    case 1: rl_px_walk(r, 1, sign); break;
+    case 2: rl_px_walk(r, 2, sign); break;
+    case 3: rl_px_walk(r, 3, sign); break;
+    default: rl_px_walk(r, 4, sign); break;
+    }
+}
+
+void RL_ISA_NAME(rl_u8_resample_hpx__)(RL_RESAMPLE_HPX_PARAMS) {
+    const rl_px_row_t r = {n, k, kstride, poff, w, src, dst};
+    rl_px_by_channels(&r, cb, false);
+}
+
+void RL_ISA_NAME(rl_s8_resample_hpx__)(RL_RESAMPLE_HPX_PARAMS) {
+    const rl_px_row_t r = {n, k, kstride, poff, w, src, dst};
+    rl_px_by_channels(&r, cb, true);
+}
 
 #endif

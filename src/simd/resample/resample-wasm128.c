@@ -48,16 +48,16 @@ DEFINE_RESAMPLE_H(u8)
 #include "resample-v-walk.h"
 
 typedef v128_t rl_vi;
-static inline rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
+RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
     int32_t d[4] = {0, 0, 0, 0};
     for (rl_lanes i = 0; i < m; ++i) memcpy(&d[i], (const char *)src + poff[i], sizeof d[i]);
     return wasm_v128_load(d);
 }
-static inline rl_vf rl_px_u8(rl_vi v, size_t c) {
+RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
     return wasm_f32x4_convert_i32x4(
         wasm_v128_and(wasm_u32x4_shr(v, (uint32_t)(8 * c)), wasm_i32x4_splat(0xff)));
 }
-static inline rl_vf rl_px_s8(rl_vi v, size_t c) {
+RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
     return wasm_f32x4_convert_i32x4(wasm_i32x4_shr(wasm_i32x4_shl(v, (uint32_t)(24 - 8 * c)), 24));
 }
 #include "resample-px-walk.h"
