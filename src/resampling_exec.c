@@ -72,21 +72,23 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
                                       job->src + at, out);
 }
 
-/* The conversion parameters of channel c of image n (masks on N and C only). */
+/* Parameter j for channel c of image n, or `none` when the attributes lack it. */
+static inline float qval(const job_t *job, int j, rl_dim_t n, rl_dim_t c, float none) {
+    const rl_quant_t *q = &job->e->q[j];
+    if (!q->present) return none;
+    return rl_quant_value(q, job->qv[j], n * q->idx_stride[0] + c * q->idx_stride[1]);
+}
+
+/* The conversion parameters of channel c of image n (masks on N and C only). Built field by
+ * field: no pointers into the result, so it stays in registers (it runs per row and channel). */
 static rl_cvt_params_t params(const job_t *job, rl_dim_t n, rl_dim_t c) {
-    const rl_problem_t *e = job->e;
-    rl_cvt_params_t prm = {job->ops, 0.f, 1.f, e->sum_scale, 1.f, 0.f};
-    float *const slot[RL_Q_COUNT] = {
-        [RL_Q_SRC_SCALE] = &prm.src_scale,
-        [RL_Q_SRC_ZP] = &prm.src_zp,
-        [RL_Q_DST_SCALE] = &prm.dst_scale,
-        [RL_Q_DST_ZP] = &prm.dst_zp,
-    };
-    for (int j = 0; j < RL_Q_COUNT; ++j) {
-        const rl_quant_t *q = &e->q[j];
-        if (q->present)
-            *slot[j] = rl_quant_value(q, job->qv[j], n * q->idx_stride[0] + c * q->idx_stride[1]);
-    }
+    rl_cvt_params_t prm;
+    prm.ops = job->ops;
+    prm.src_zp = qval(job, RL_Q_SRC_ZP, n, c, 0.f);
+    prm.src_scale = qval(job, RL_Q_SRC_SCALE, n, c, 1.f);
+    prm.beta = job->e->sum_scale;
+    prm.dst_scale = qval(job, RL_Q_DST_SCALE, n, c, 1.f);
+    prm.dst_zp = qval(job, RL_Q_DST_ZP, n, c, 0.f);
     return prm;
 }
 
