@@ -33,23 +33,6 @@ export class RelayoutError extends Error {
   }
 }
 
-// A CNN alias blocks a dim by writing it in upper case (nChw16c). For a block on a lower-case
-// dim (nchw16c) C names the positional letter it translated the alias to ('b'), which the
-// user never wrote; the same rule is checked here first, naming the user's letter.
-function checkAliasBlocks(tag, what) {
-  const m = /^([a-zA-Z]+)((?:\d+[a-z])+)$/.exec(tag);
-  if (!m || /^[a-lA-L]+$/.test(m[1])) return; // no blocks, or positional letters
-  for (const [block, , letter] of m[2].matchAll(/(\d+)([a-z])/g)) {
-    if (!m[1].includes(letter) || m[1].includes(letter.toUpperCase())) continue;
-    const fixed = m[1].replace(letter, letter.toUpperCase()) + m[2];
-    throw new RelayoutError(`${what}: tag '${tag}': a block must name an upper-case dim of the ` +
-      `tag, got '${letter}' in ${block} (write '${fixed}')`, 'RL_INVALID_ARGUMENTS');
-  }
-}
-
-// The layout field of a text desc 'f32:nchw16c:1x16x2x2' (a tag, maybe '@' outer strides).
-const textLayout = (text) => text.split(':')[1]?.split('@')[0] ?? '';
-
 // ---- the API -------------------------------------------------------------------------------
 /**
  * Builds the API object over an instantiated Emscripten module.
@@ -483,7 +466,6 @@ class Relayout {
 
   _descFromText(text, what) {
     checkText(text, what);
-    checkAliasBlocks(textLayout(text), what);
     const p = this.#scratch;
     this._withString(text, what, (s) => this._check(this.#m._rl_md_create_from_string(p, s), what));
     return this._wrapDesc(this._u32(p), what);
@@ -502,7 +484,6 @@ class Relayout {
     if (tag !== undefined) {
       if (typeof tag !== 'string') throw new TypeError(`${what}: tag must be a string, got ${describeValue(tag)}`);
       checkText(tag, `${what}: tag`);
-      checkAliasBlocks(tag, what);
       st = this._withI64s(dims, 'dims', (d) => this._withString(tag, `${what}: tag`,
         (t) => m._rl_md_create_with_tag(p, n, d, dt.id, t)));
     } else {
