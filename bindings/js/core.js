@@ -605,7 +605,8 @@ class Relayout {
   }
 }
 
-const SCRATCH_BYTES = 64;
+const SCRATCH_BYTES = 64; // out-parameters, or execution arguments: 8 (id, address) pairs
+const NO_ARGS = Object.freeze([]);
 const IMAGE_CACHE = 4;
 const MAX_HEAP_BYTES = 1024 * 1024 * 1024;
 const INT32 = { min: -2147483648, max: 2147483647 }; // C int parameters
@@ -904,12 +905,17 @@ class Primitive {
   }
 
   // Executes on heap addresses the caller vouches for (this instance's heap, big enough), on
-  // the instance's stream or the one given; extra: [id, address] pairs of runtime values.
-  _exec(srcPtr, dstPtr, name, ptr = this._ptr, stream = this.#rl._stream, extra = []) {
+  // the instance's stream or the one given; extra: id, address, id, address... of runtime
+  // values.
+  _exec(srcPtr, dstPtr, name, ptr = this._ptr, stream = this.#rl._stream, extra = NO_ARGS) {
     const rl = this.#rl, args = rl._scratchPtr;
-    const list = [this.#srcArg, srcPtr, this.#dstArg, dstPtr, ...extra.flat()];
-    new Int32Array(rl._m.rlMemory().buffer, args, list.length).set(list);
-    rl._check(rl._m._rl_primitive_execute(ptr, stream, list.length / 2, args), name);
+    const v = new Int32Array(rl._m.rlMemory().buffer, args, 4 + extra.length);
+    v[0] = this.#srcArg;
+    v[1] = srcPtr;
+    v[2] = this.#dstArg;
+    v[3] = dstPtr;
+    v.set(extra, 4);
+    rl._check(rl._m._rl_primitive_execute(ptr, stream, v.length / 2, args), name);
     if (stream !== rl._stream) rl._queued();
   }
 
@@ -958,18 +964,21 @@ class Primitive {
     const given = parseRunValues(values, name);
     const out = [];
     for (const q of this.#quants) {
-      const vals = given.get(q.name), what = `${name}: ${q.name}`;
+      const vals = given.get(q.name);
       given.delete(q.name);
       if (!q.runtime && vals !== undefined)
-        throw new TypeError(`${what} was given when the ${this.kind} was created, so a run takes ` +
-          'no values for it (create it with { mask, runtime: true } to give them here)');
+        throw new TypeError(`${name}: ${q.name} was given when the ${this.kind} was created, so a run ` +
+          'takes no values for it (create it with { mask, runtime: true } to give them here)');
       if (!q.runtime) continue;
       if (vals === undefined)
-        throw new TypeError(`${what} was created with runtime: true: pass its ${q.count} ` +
+        throw new TypeError(`${name}: ${q.name} was created with runtime: true: pass its ${q.count} ` +
           `value(s) as run(input, out, { ${q.kind}: { ${q.side}: [...] } })`);
+      const what = `${name}: ${q.name}`;
       checkQuantCount(vals, q, what);
       checkQuantValues(vals, q, what);
-      out.push({ q, vals: (q.ints ? Int32Array : Float32Array).from(vals) });
+      const copy = new (q.ints ? Int32Array : Float32Array)(vals.length);
+      copy.set(vals);
+      out.push({ q, vals: copy });
     }
     for (const name0 of given.keys()) {
       if (this.kind !== 'reorder' && this.kind !== 'resampling')
@@ -1016,16 +1025,17 @@ function parseRunValues(values, name) {
   return given;
 }
 
-// The runtime values into the heap at p, one after another: the [id, address] execution
-// arguments.
+// The runtime values into the heap at p, one after another: their execution arguments (id,
+// address, id, address...).
 function writeValues(rl, runtime, p) {
-  const buf = rl._m.rlMemory().buffer;
-  return runtime.map(({ q, vals }) => {
+  if (runtime.length === 0) return NO_ARGS;
+  const buf = rl._m.rlMemory().buffer, args = [];
+  for (const { q, vals } of runtime) {
     new (q.ints ? Int32Array : Float32Array)(buf, p, vals.length).set(vals);
-    const arg = [q.arg, p];
+    args.push(q.arg, p);
     p += vals.length * 4;
-    return arg;
-  });
+  }
+  return args;
 }
 
 // The bytes of array argument a into the heap at p (a heap view is read where it lies now).
