@@ -57,6 +57,35 @@ static rl_status_t parse_block_size(rl_dim_t *size, const char **p, const char *
     return RL_SUCCESS;
 }
 
+/* A block on a lower-case dim is most often a missed capital (nchw16c for nChw16c): fix gets
+ * shown with the letter of every dim a block names upper-cased; true when that text is a tag
+ * (it then goes into the message). The trial parse cannot come back here: in the fixed text
+ * every block names an upper-case dim. */
+static bool block_fix(const char *shown, int ndims, char *fix, size_t len) {
+    const size_t n = strlen(shown);
+    if (n >= len) return false;
+    memcpy(fix, shown, n + 1);
+    for (size_t k = (size_t)ndims; k < n; ++k) {
+        if (!islower((unsigned char)fix[k])) continue;
+        char *dim = memchr(fix, fix[k], (size_t)ndims);
+        if (dim) *dim = (char)toupper((unsigned char)*dim);
+    }
+    rl_tag_t trial;
+    return strcmp(fix, shown) != 0 && rl_tag_parse(&trial, fix, "") == RL_SUCCESS;
+}
+
+/* The message for a block at shown[at] of `size` that names no upper-case dim. */
+static rl_status_t bad_block_letter(const char *shown, size_t at, rl_dim_t size, int ndims,
+                                    const char *orig, const char *where) {
+    char fix[64], hint[80] = "";
+    if (block_fix(shown, ndims, fix, sizeof fix))
+        snprintf(hint, sizeof hint, " (write '%s')", fix);
+    return rl_error(RL_INVALID_ARGUMENTS, where,
+                    "tag '%s': a block must name an upper-case dim of the tag, got '%c' in "
+                    "%lld%c%s",
+                    orig, shown[at], (long long)size, shown[at], hint);
+}
+
 /* The inner blocks after the letters, <size><letter> each, each of an upper-case dim. shown
  * is the user's text where it lines up with the positional text s (an alias such as nChw16c
  * maps letter for letter), so messages name the letter the user wrote. */
@@ -69,10 +98,8 @@ static rl_status_t parse_blocks(rl_tag_t *t, const bool *blocked, const char *s,
         rl_dim_t size = 0;
         CHECK_STATUS(parse_block_size(&size, &p, orig, where));
         const int d = *p - 'a';
-        RETURN_IF_AT(where, !islower((unsigned char)*p) || d >= t->ndims || !blocked[d],
-                     RL_INVALID_ARGUMENTS,
-                     "tag '%s': a block must name an upper-case dim of the tag, got '%c'", orig,
-                     shown[p - s]);
+        if (!islower((unsigned char)*p) || d >= t->ndims || !blocked[d])
+            return bad_block_letter(shown, (size_t)(p - s), size, t->ndims, orig, where);
         RETURN_IF_AT(where, size < 2, RL_INVALID_ARGUMENTS,
                      "tag '%s': block size %lld must be at least 2", orig, (long long)size);
         RETURN_IF_AT(where, t->inner_nblks == RL_MAX_NDIMS, RL_INVALID_ARGUMENTS,

@@ -33,23 +33,6 @@ export class RelayoutError extends Error {
   }
 }
 
-// A CNN alias blocks a dim by writing it in upper case (nChw16c). For a block on a lower-case
-// dim (nchw16c) C names the positional letter it translated the alias to ('b'), which the
-// user never wrote; the same rule is checked here first, naming the user's letter.
-function checkAliasBlocks(tag, what) {
-  const m = /^([a-zA-Z]+)((?:\d+[a-z])+)$/.exec(tag);
-  if (!m || /^[a-lA-L]+$/.test(m[1])) return; // no blocks, or positional letters
-  for (const [block, , letter] of m[2].matchAll(/(\d+)([a-z])/g)) {
-    if (!m[1].includes(letter) || m[1].includes(letter.toUpperCase())) continue;
-    const fixed = m[1].replace(letter, letter.toUpperCase()) + m[2];
-    throw new RelayoutError(`${what}: tag '${tag}': a block must name an upper-case dim of the ` +
-      `tag, got '${letter}' in ${block} (write '${fixed}')`, 'RL_INVALID_ARGUMENTS');
-  }
-}
-
-// The layout field of a text desc 'f32:nchw16c:1x16x2x2' (a tag, maybe '@' outer strides).
-const textLayout = (text) => text.split(':')[1]?.split('@')[0] ?? '';
-
 // ---- the API -------------------------------------------------------------------------------
 /**
  * Builds the API object over an instantiated Emscripten module.
@@ -165,14 +148,15 @@ class Relayout {
   // Creates a primitive with `create(attr)` (the attr and its value buffers go after it:
   // the primitive copied them) and wraps it.
   _primitive(kind, s, d, quants, sum, mix, create) {
-    const { attr, values } = this._attr(quants, sum, s, d, mix, kind);
+    const { attr, values, infos } = this._attr(quants, sum, s, d, mix, kind);
     try {
       this._check(create(attr), kind);
     } finally {
-      values.forEach((p) => this.#m._free(p));
+      values.forEach((p) => p && this.#m._free(p));
       if (attr) this.#m._rl_attr_destroy(attr);
     }
-    return new Primitive(this, this._u32(this.#scratch), kind, ARG.SRC, ARG.DST, sum !== undefined);
+    return new Primitive(this, this._u32(this.#scratch), kind, ARG.SRC, ARG.DST, sum !== undefined,
+      infos);
   }
 
   /** A descriptor of the part of `desc` (this instance's) at offsets with dims (owned). */
@@ -483,7 +467,6 @@ class Relayout {
 
   _descFromText(text, what) {
     checkText(text, what);
-    checkAliasBlocks(textLayout(text), what);
     const p = this.#scratch;
     this._withString(text, what, (s) => this._check(this.#m._rl_md_create_from_string(p, s), what));
     return this._wrapDesc(this._u32(p), what);
@@ -502,7 +485,6 @@ class Relayout {
     if (tag !== undefined) {
       if (typeof tag !== 'string') throw new TypeError(`${what}: tag must be a string, got ${describeValue(tag)}`);
       checkText(tag, `${what}: tag`);
-      checkAliasBlocks(tag, what);
       st = this._withI64s(dims, 'dims', (d) => this._withString(tag, `${what}: tag`,
         (t) => m._rl_md_create_with_tag(p, n, d, dt.id, t)));
     } else {
@@ -543,21 +525,25 @@ class Relayout {
     } finally { made.forEach((d) => d.dispose()); }
   }
 
-  // A C attr for the parsed options (0 for none) and the heap buffers of its values, which
-  // must live until the primitive is created.
+  // A C attr for the parsed options (0 for none), the heap buffers of its values, which must
+  // live until the primitive is created, and what its runs need of each quant (infos).
   _attr(quants, sum, src, dst, mix, kind) {
-    const values = [];
-    if (quants.length === 0 && sum === undefined && !mix) return { attr: 0, values };
+    const values = [], infos = [];
+    if (quants.length === 0 && sum === undefined && !mix) return { attr: 0, values, infos };
     const m = this.#m;
     this._check(m._rl_attr_create(this.#scratch), `${kind}: attr`);
     const attr = this._u32(this.#scratch);
     try {
-      for (const q of quants) values.push(this._setQuant(attr, q, q.side === 'src' ? src : dst));
+      for (const q of quants) {
+        const { p, info } = this._setQuant(attr, q, q.side === 'src' ? src : dst);
+        values.push(p);
+        infos.push(info);
+      }
       if (sum !== undefined) this._check(m._rl_attr_append_sum(attr, sum), `${kind}: sum`);
       if (mix) values.push(this._setMix(attr, mix, kind));
-      return { attr, values };
+      return { attr, values, infos };
     } catch (e) {
-      values.forEach((p) => m._free(p));
+      values.forEach((p) => p && m._free(p));
       m._rl_attr_destroy(attr);
       throw e;
     }
@@ -579,32 +565,39 @@ class Relayout {
     return p;
   }
 
-  // One scale or zero point: its mask and value count against md, its values copied into a
-  // heap buffer (returned; the caller frees it once the primitive has its own copy).
-  _setQuant(attr, { kind, side, what, mask, vals }, md) {
+  // One scale or zero point into attr: its mask and value count checked against md, its
+  // values (given now) copied into a heap buffer, or NULL for runtime values. Returns { p
+  // (the buffer, 0 for none; the caller frees it once the primitive has its own copy), info
+  // (what a run needs to know of it: its name, count, value type and execution argument) }.
+  _setQuant(attr, q, md) {
+    const { kind, side, what, mask, vals, runtime } = q;
     checkInt(mask, `${what}.mask`, { min: 0, max: (1 << md.ndims) - 1 });
-    let count = 1;
-    md.dims.forEach((n, d) => { if (mask & (1 << d)) count *= n; });
-    if (vals.length !== count)
-      throw new RangeError(`${what}.values has ${vals.length} values, mask ${mask} over ` +
-        `dims [${md.dims.join(', ')}] needs ${count}`);
+    const count = maskCount(md.dims, mask), base = side === 'src' ? ARG.SRC : ARG.DST;
+    const info = { name: `${kind}.${side}`, kind, side, mask, dims: md.dims, count, runtime,
+      arg: (kind === 'scales' ? ARG.SCALES : ARG.ZERO_POINTS) | base,
+      ints: runtime ? q.ints : kind === 'zeroPoints' && Array.prototype.every.call(vals, isInt32) };
+    const m = this.#m;
+    const fn = kind === 'scales' ? m._rl_attr_set_scales
+      : info.ints ? m._rl_attr_set_zero_points : m._rl_attr_set_zero_points_f32;
+    if (runtime) {
+      if (count * 4 > MAX_HEAP_BYTES)
+        throw new RangeError(`${what}: mask ${mask} over dims [${md.dims.join(', ')}] selects ${count} ` +
+          'values, more than the 1 GiB wasm heap holds');
+      this._check(fn(attr, base, mask, 0), what);
+      return { p: 0, info };
+    }
+    checkQuantCount(vals, info, `${what}.values`);
     // the values live in the heap twice (here, and the primitive's copy): refused up front
     // when both cannot fit, before the heap grows for nothing
     if (count * 8 > MAX_HEAP_BYTES)
       throw new RangeError(`${what}.values: ${count} values need ${count * 4} bytes in the wasm ` +
         'heap twice (the primitive keeps its own copy), more than its limit of 1 GiB');
-    const m = this.#m;
-    const ints = kind === 'zeroPoints' && Array.prototype.every.call(vals, isInt32);
+    checkQuantValues(vals, info, `${what}.values`);
     const p = this._malloc(Math.max(count, 1) * 4, `${what}.values`);
     try {
-      const buf = m.rlMemory().buffer;
-      if (ints) new Int32Array(buf, p, count).set(vals);
-      else new Float32Array(buf, p, count).set(vals);
-      const arg = side === 'src' ? ARG.SRC : ARG.DST;
-      const fn = kind === 'scales' ? m._rl_attr_set_scales
-        : ints ? m._rl_attr_set_zero_points : m._rl_attr_set_zero_points_f32;
-      this._check(fn(attr, arg, mask, p), what);
-      return p;
+      new (info.ints ? Int32Array : Float32Array)(m.rlMemory().buffer, p, count).set(vals);
+      this._check(fn(attr, base, mask, p), what);
+      return { p, info };
     } catch (e) {
       m._free(p);
       throw e;
@@ -612,7 +605,8 @@ class Relayout {
   }
 }
 
-const SCRATCH_BYTES = 64;
+const SCRATCH_BYTES = 64; // out-parameters, or execution arguments: 8 (id, address) pairs
+const NO_ARGS = Object.freeze([]);
 const IMAGE_CACHE = 4;
 const MAX_HEAP_BYTES = 1024 * 1024 * 1024;
 const INT32 = { min: -2147483648, max: 2147483647 }; // C int parameters
@@ -624,33 +618,70 @@ const DENSE_TAG_TEXT = /^[a-z0-9]+:[A-Za-z][A-Za-z0-9]*:[0-9x]+$/;
 // a tensor's data view keeps its tensor alive: a collected tensor frees the memory it shows
 const KEEP = Symbol('relayout.tensor');
 
-// The scales and zero points of reorder options: [{ kind, side, what, mask, vals }], each
-// checked for type (mask and count against the dims come later). Values that view the wasm
-// heap (`heap`, unshared) are copied: the allocations that follow may grow the heap.
+// The scales and zero points of reorder options: [{ kind, side, what, mask, vals, runtime,
+// ints }], each checked for type (mask and count against the dims come later). A quant is a
+// number, { mask, values } or { mask, runtime: true } (values at each run; zero points may
+// add dtype: 'f32' for the float extension, int32 otherwise). Values that view the wasm heap
+// (`heap`, unshared) are copied: the allocations that follow may grow the heap.
 function parseQuants({ scales, zeroPoints }, heap, op) {
   const out = [];
   for (const [kind, spec] of [['scales', scales], ['zeroPoints', zeroPoints]]) {
     if (spec === undefined) continue;
     checkOptions(spec, ['src', 'dst'], `${op}: ${kind}`);
     for (const side of ['src', 'dst']) {
-      const q = spec[side];
-      if (q === undefined) continue;
-      const what = `${op}: ${kind}.${side}`;
-      if (typeof q === 'number') {
-        out.push({ kind, side, what, mask: 0, vals: [q] });
-        continue;
-      }
-      if (q === null || typeof q !== 'object' || Array.isArray(q))
-        throw new TypeError(`${what} must be a number or { mask, values }, got ${describeValue(q)}`);
-      checkOptions(q, ['mask', 'values'], what);
-      const { mask = 0, values } = q;
-      checkInt(mask, `${what}.mask`, { min: 0 });
-      let vals = numberList(values, `${what}.values`);
-      if (vals.buffer === heap && !isShared(heap)) vals = vals.slice();
-      out.push({ kind, side, what, mask, vals });
+      if (spec[side] !== undefined) out.push(parseQuant(spec[side], kind, side, heap, op));
     }
   }
   return out;
+}
+
+function parseQuant(q, kind, side, heap, op) {
+  const what = `${op}: ${kind}.${side}`;
+  if (typeof q === 'number') q = { values: [q] };
+  else if (q === null || typeof q !== 'object' || Array.isArray(q))
+    throw new TypeError(`${what} must be a number, { mask, values } or { mask, runtime: true }, got ${describeValue(q)}`);
+  checkOptions(q, kind === 'zeroPoints' ? ['mask', 'values', 'runtime', 'dtype'] : ['mask', 'values', 'runtime'], what);
+  const { mask = 0, values, runtime = false, dtype } = q;
+  checkInt(mask, `${what}.mask`, { min: 0 });
+  if (typeof runtime !== 'boolean')
+    throw new TypeError(`${what}.runtime must be true or false, got ${describeValue(runtime)}`);
+  if (!runtime) {
+    if (dtype !== undefined)
+      throw new TypeError(`${what}.dtype is for runtime zero points only (values given now decide: int32 when all are, else f32)`);
+    let vals = numberList(values, `${what}.values`);
+    if (vals.buffer === heap && !isShared(heap)) vals = vals.slice();
+    return { kind, side, what, mask, vals, runtime };
+  }
+  if (values !== undefined)
+    throw new TypeError(`${what}: give values or runtime: true, not both (runtime values come with each run)`);
+  if (dtype !== undefined && dtype !== 's32' && dtype !== 'f32')
+    throw new TypeError(`${what}.dtype must be 's32' or 'f32', got ${typeof dtype === 'string' ? quote(dtype) : describeValue(dtype)}`);
+  return { kind, side, what, mask, vals: null, runtime, ints: kind === 'zeroPoints' && dtype !== 'f32' };
+}
+
+// How many values a quant's mask selects over dims (row-major over the masked dims).
+function maskCount(dims, mask) {
+  let count = 1;
+  dims.forEach((n, d) => { if (mask & (1 << d)) count *= n; });
+  return count;
+}
+
+// The values of a quant (info: _setQuant's): as many as its mask selects.
+function checkQuantCount(vals, { mask, dims, count }, what) {
+  if (vals.length !== count)
+    throw new RangeError(`${what} has ${vals.length} values, mask ${mask} over ` +
+      `dims [${dims.join(', ')}] needs ${count}`);
+}
+
+// Each value of a quant: finite, and an int32 for int32 zero points (a NaN scale would make
+// every output NaN, and C reads int32 zero points as they are).
+function checkQuantValues(vals, { ints }, what) {
+  for (let i = 0; i < vals.length; i++) {
+    const v = vals[i];
+    if (ints ? isInt32(v) : Number.isFinite(v)) continue;
+    throw new RangeError(`${what}[${i}] is ${v}: ${ints ? 'int32 zero points take integers from -2^31 to 2^31 - 1 ' +
+      "(create with { mask, runtime: true, dtype: 'f32' } for others)" : 'scales and zero points must be finite'}`);
+  }
 }
 
 // The sum option: undefined, or its scale (a number).
@@ -793,18 +824,24 @@ class Tensor {
   [DISPOSE]() { this.dispose(); }
 }
 
-/** A reorder or shuffle, ready to run. */
+/** A reorder, resampling or shuffle, ready to run. */
 class Primitive {
   #rl; #ptr; #srcArg; #dstArg; #hasSum; #src; #dst;
   #dstIn; // run() copies `out` in first: a sum reads it, or dst has bytes no element covers
-  #bufs = [0, 0]; // heap copies of src and dst for runs on JS arrays, made on first use
-  constructor(rl, ptr, kind, srcArg, dstArg, hasSum) {
+  // heap copies of src and dst for runs on JS arrays, and of the runtime values, made on
+  // first use
+  #bufs = [0, 0, 0];
+  #quants; // the scales and zero points, as Relayout._setQuant describes them
+  #valueBytes; // the runtime values of one run, all quants together
+  constructor(rl, ptr, kind, srcArg, dstArg, hasSum, quants = []) {
     this.#rl = rl;
     this.#ptr = ptr;
     this.kind = kind;
     this.#srcArg = srcArg;
     this.#dstArg = dstArg;
     this.#hasSum = hasSum;
+    this.#quants = quants;
+    this.#valueBytes = quants.reduce((n, q) => n + (q.runtime ? q.count * 4 : 0), 0);
     const m = rl._m;
     this.#src = new Desc(rl, m._rl_primitive_query_md(ptr, srcArg) >>> 0, this, kind);
     this.#dst = new Desc(rl, m._rl_primitive_query_md(ptr, dstArg) >>> 0, this, kind);
@@ -834,17 +871,21 @@ class Primitive {
    * Runs on typed arrays (copied in and out of the heap) or tensors (zero copy; a tensor must
    * have the primitive's descriptor). Returns `out`, or a new typed array of dst's type when
    * `out` is not given. A sum post-op needs `out` (it holds the previous destination values).
+   * values: the scales and zero points created with runtime: true, for this run only:
+   * { scales: { src, dst }, zeroPoints: { src, dst } }, each an array, a typed array or a
+   * number (copied into the heap per run).
    */
-  run(input, out) {
-    return this._run(input, out, `${this.kind}.run`);
+  run(input, out, values) {
+    return this._run(input, out, `${this.kind}.run`, values);
   }
 
   // Every check first; then the allocations (which may grow the heap and detach views of
   // it); then, with views taken afresh, the copies in, the execution and the copy out.
-  _run(input, out, name) {
+  _run(input, out, name, values) {
     const ptr = this._ptr;
     const rl = this.#rl;
     const src = this.#arg(input, this.#src, 'input', name);
+    const runtime = this.#runtimeValues(values, name);
     if (out === undefined) {
       if (this.#hasSum)
         throw new TypeError(`${name}: the sum post-op adds to the previous destination: pass it as run(input, out)`);
@@ -853,21 +894,28 @@ class Primitive {
     const dst = this.#arg(out, this.#dst, 'out', name);
     if (src.tensor && src.tensor === dst.tensor)
       throw new Error(`${name}: input and out are the same tensor: a ${this.kind} cannot run in place`);
-    const srcPtr = src.tensor ? src.ptr : this.#buffer(0, this.#src, `${name} input copy`);
-    const dstPtr = dst.tensor ? dst.ptr : this.#buffer(1, this.#dst, `${name} out copy`);
+    const srcPtr = src.tensor ? src.ptr : this.#buffer(0, this.#src.size, `${name} input copy`);
+    const dstPtr = dst.tensor ? dst.ptr : this.#buffer(1, this.#dst.size, `${name} out copy`);
+    const valuesPtr = runtime.length ? this.#buffer(2, this.#valueBytes, `${name} runtime values`) : 0;
     if (!src.tensor) copyIn(rl, src, srcPtr, this.#src.size);
     if (!dst.tensor && this.#dstIn) copyIn(rl, dst, dstPtr, this.#dst.size);
-    this._exec(srcPtr, dstPtr, name, ptr);
+    this._exec(srcPtr, dstPtr, name, ptr, undefined, writeValues(rl, runtime, valuesPtr));
     if (!dst.tensor) copyOut(rl, dst, dstPtr, this.#dst.size);
     return out;
   }
 
   // Executes on heap addresses the caller vouches for (this instance's heap, big enough), on
-  // the instance's stream or the one given.
-  _exec(srcPtr, dstPtr, name, ptr = this._ptr, stream = this.#rl._stream) {
+  // the instance's stream or the one given; extra: id, address, id, address... of runtime
+  // values.
+  _exec(srcPtr, dstPtr, name, ptr = this._ptr, stream = this.#rl._stream, extra = NO_ARGS) {
     const rl = this.#rl, args = rl._scratchPtr;
-    new Int32Array(rl._m.rlMemory().buffer, args, 4).set([this.#srcArg, srcPtr, this.#dstArg, dstPtr]);
-    rl._check(rl._m._rl_primitive_execute(ptr, stream, 2, args), name);
+    const v = new Int32Array(rl._m.rlMemory().buffer, args, 4 + extra.length);
+    v[0] = this.#srcArg;
+    v[1] = srcPtr;
+    v[2] = this.#dstArg;
+    v[3] = dstPtr;
+    v.set(extra, 4);
+    rl._check(rl._m._rl_primitive_execute(ptr, stream, v.length / 2, args), name);
     if (stream !== rl._stream) rl._queued();
   }
 
@@ -902,10 +950,44 @@ class Primitive {
     return { array: x, span: rl._heapSpan(x) };
   }
 
-  // The primitive's heap copy buffer of slot 0 (src) or 1 (dst), made on first use.
-  #buffer(slot, desc, what) {
-    if (this.#bufs[slot] === 0) this.#bufs[slot] = this.#rl._malloc(desc.size, what);
+  // The primitive's heap buffer of slot 0 (src), 1 (dst) or 2 (runtime values) of `bytes`,
+  // made on first use.
+  #buffer(slot, bytes, what) {
+    if (this.#bufs[slot] === 0) this.#bufs[slot] = this.#rl._malloc(bytes, what);
     return this.#bufs[slot];
+  }
+
+  // The values of a run for the quants created with runtime: true, checked (each such quant
+  // needs them, no other quant takes any): [{ q, vals }], vals a copy in the values' typed
+  // array (never a view of the heap, which the allocations that follow may grow).
+  #runtimeValues(values, name) {
+    const given = parseRunValues(values, name);
+    const out = [];
+    for (const q of this.#quants) {
+      const vals = given.get(q.name);
+      given.delete(q.name);
+      if (!q.runtime && vals !== undefined)
+        throw new TypeError(`${name}: ${q.name} was given when the ${this.kind} was created, so a run ` +
+          'takes no values for it (create it with { mask, runtime: true } to give them here)');
+      if (!q.runtime) continue;
+      if (vals === undefined)
+        throw new TypeError(`${name}: ${q.name} was created with runtime: true: pass its ${q.count} ` +
+          `value(s) as run(input, out, { ${q.kind}: { ${q.side}: [...] } })`);
+      const what = `${name}: ${q.name}`;
+      checkQuantCount(vals, q, what);
+      checkQuantValues(vals, q, what);
+      const copy = new (q.ints ? Int32Array : Float32Array)(vals.length);
+      copy.set(vals);
+      out.push({ q, vals: copy });
+    }
+    for (const name0 of given.keys()) {
+      if (this.kind !== 'reorder' && this.kind !== 'resampling')
+        throw new TypeError(`${name}: ${name0}: a ${this.kind} has no scales or zero points`);
+      const [kind, side] = name0.split('.');
+      throw new TypeError(`${name}: ${name0} was not set when the ${this.kind} was created ` +
+        `(create it with { ${kind}: { ${side}: { mask, runtime: true } } } to give values at run)`);
+    }
+    return out;
   }
 
   dispose() {
@@ -923,6 +1005,37 @@ class Primitive {
     this.#dst._release(reason);
   }
   [DISPOSE]() { this.dispose(); }
+}
+
+// The values of a run's scales and zero points: { scales: { src, dst }, zeroPoints: { src,
+// dst } }, each a number or a list of numbers; a Map from 'scales.src' etc. to the list.
+function parseRunValues(values, name) {
+  const given = new Map();
+  if (values === undefined) return given;
+  checkOptions(values, ['scales', 'zeroPoints'], name);
+  for (const kind of ['scales', 'zeroPoints']) {
+    const spec = values[kind];
+    if (spec === undefined) continue;
+    checkOptions(spec, ['src', 'dst'], `${name}: ${kind}`);
+    for (const side of ['src', 'dst']) {
+      const v = spec[side];
+      if (v !== undefined) given.set(`${kind}.${side}`, numberList(v, `${name}: ${kind}.${side}`));
+    }
+  }
+  return given;
+}
+
+// The runtime values into the heap at p, one after another: their execution arguments (id,
+// address, id, address...).
+function writeValues(rl, runtime, p) {
+  if (runtime.length === 0) return NO_ARGS;
+  const buf = rl._m.rlMemory().buffer, args = [];
+  for (const { q, vals } of runtime) {
+    new (q.ints ? Int32Array : Float32Array)(buf, p, vals.length).set(vals);
+    args.push(q.arg, p);
+    p += vals.length * 4;
+  }
+  return args;
 }
 
 // The bytes of array argument a into the heap at p (a heap view is read where it lies now).

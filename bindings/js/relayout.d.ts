@@ -72,13 +72,24 @@ export interface TensorMembers<D extends DType = DType> {
 }
 export type Tensor<D extends DType = DType> = TensorMembers<D> & Disposal;
 
-/** One value (mask 0) or { mask, values }: bit d of mask = one value per index of dim d. */
-export type Quant = number | { mask?: number; values: ArrayLike<number> };
+/** Values given at each run (p.run(input, out, values)) instead of at creation. */
+export interface RuntimeQuant {
+  mask?: number;
+  runtime: true;
+}
+/** Runtime zero points are int32 (oneDNN's) unless dtype is 'f32' (the float extension). */
+export interface RuntimeZeroPoint extends RuntimeQuant {
+  dtype?: 's32' | 'f32';
+}
+
+/** One value (mask 0) or { mask, values }: bit d of mask = one value per index of dim d;
+ *  or { mask, runtime: true }: the values come with each run. Values must be finite. */
+export type Quant = number | { mask?: number; values: ArrayLike<number> } | RuntimeQuant;
 
 export interface ReorderOptions {
   scales?: { src?: Quant; dst?: Quant };
   /** Integers use oneDNN's int32 zero points; other numbers the f32 extension. */
-  zeroPoints?: { src?: Quant; dst?: Quant };
+  zeroPoints?: { src?: Quant | RuntimeZeroPoint; dst?: Quant | RuntimeZeroPoint };
   /** dst = ... + scale * dst_old (needs run(input, out)). */
   sum?: number | { scale?: number };
 }
@@ -96,6 +107,13 @@ export interface ShuffleChannelsOptions {
   group?: number;
 }
 
+/** The values of a run for the scales and zero points created with runtime: true (all of
+ *  them, and only them): as many as each one's mask selects. */
+export interface RunValues {
+  scales?: { src?: number | ArrayLike<number>; dst?: number | ArrayLike<number> };
+  zeroPoints?: { src?: number | ArrayLike<number>; dst?: number | ArrayLike<number> };
+}
+
 /** A primitive from a src of dtype S to a dst of dtype D (as the specs name them). */
 export interface PrimitiveMembers<S extends DType = DType, D extends DType = DType> {
   readonly kind: 'reorder' | 'shuffle' | 'shuffleChannels' | 'resampling';
@@ -107,9 +125,10 @@ export interface PrimitiveMembers<S extends DType = DType, D extends DType = DTy
   readonly implName: string;
   /** Copies input in, runs, copies the result out (a new array when out is not given).
    *  Tensors run with zero copy; a tensor must have exactly the primitive's src / dst
-   *  descriptor, belong to the same instance, and input and out must differ. */
-  run<T extends ArrayOf[D] | Tensor>(input: ArrayOf[S] | Tensor, out: T): T;
-  run(input: ArrayOf[S] | Tensor): ArrayOf[D];
+   *  descriptor, belong to the same instance, and input and out must differ. values: the
+   *  runtime scales and zero points (reorder and resampling). */
+  run<T extends ArrayOf[D] | Tensor>(input: ArrayOf[S] | Tensor, out: T, values?: RunValues): T;
+  run(input: ArrayOf[S] | Tensor, out?: undefined, values?: RunValues): ArrayOf[D];
   dispose(): void;
 }
 export type Primitive<S extends DType = DType, D extends DType = DType> = PrimitiveMembers<S, D> & Disposal;

@@ -283,9 +283,11 @@ function makeDescCase({ rl, other, rng }) {
   };
 }
 
-// Random scales / zero points / sum: { opts, attr (reference form) }.
+// Random scales / zero points / sum: { opts, attr (reference form), values (of each run, for
+// the quants made with runtime: true; undefined when none is) }.
 function genAttr(rng, dims) {
   const opts = {}, attr = { scales: [null, null], zps: [null, null], sum: null };
+  let values;
   const quant = (isZp) => {
     let mask = 0;
     dims.forEach((_, d) => { if (rng.chance(0.3)) mask |= 1 << d; });
@@ -293,17 +295,22 @@ function genAttr(rng, dims) {
     const ints = isZp && rng.chance(0.6);
     const values = Array.from({ length: n }, () =>
       (ints ? rng.range(-4, 4) : isZp ? rng.range(-16, 16) / 4 : pick(rng, [0.25, 0.5, 1, 1.5, 2, 3, -1])));
-    return { mask, values, ref: { mask, values: ints ? Int32Array.from(values) : Float32Array.from(values) } };
+    return { mask, values, ints, ref: { mask, values: ints ? Int32Array.from(values) : Float32Array.from(values) } };
   };
   for (const [key, isZp, at] of [['scales', false, 'scales'], ['zeroPoints', true, 'zps']])
     for (const [side, k] of [['src', 0], ['dst', 1]])
       if (rng.chance(0.25)) {
         const q = quant(isZp);
-        (opts[key] ??= {})[side] = rng.chance(0.2) && q.mask === 0 ? q.values[0] : { mask: q.mask, values: q.values };
+        if (rng.chance(0.3)) { // given at each run
+          (opts[key] ??= {})[side] = { mask: q.mask, runtime: true, ...(isZp && !q.ints ? { dtype: 'f32' } : {}) };
+          ((values ??= {})[key] ??= {})[side] = rng.chance(0.5) ? q.values : q.ref.values;
+        } else {
+          (opts[key] ??= {})[side] = rng.chance(0.2) && q.mask === 0 ? q.values[0] : { mask: q.mask, values: q.values };
+        }
         attr[at][k] = q.ref;
       }
   if (rng.chance(0.2)) attr.sum = opts.sum = pick(rng, [0.5, 1, 2, -1]);
-  return { opts, attr };
+  return { opts, attr, values };
 }
 
 function makeReorderCase({ rl, other, rng }) {
@@ -313,7 +320,7 @@ function makeReorderCase({ rl, other, rng }) {
   const any = sl?.tag !== undefined && rng.chance(0.15);
   const dl = any ? { layout: makeLayout(dims, sl.tag), tag: 'any' } : genLayout(rng, dims);
   if (!sl || !dl) return makeReorderCase({ rl, other, rng });
-  const { opts, attr } = genAttr(rng, dims);
+  const { opts, attr, values } = genAttr(rng, dims);
   const src = fillRandom(rng, sdt, sl.layout.size);
   zeroPadding(sl.layout, src);
   const init = attr.sum !== null ? fillTame(rng, ddt, dl.layout.size) : fillGarbage(ddt, dl.layout.size, rng.next() & 0xff);
@@ -322,8 +329,9 @@ function makeReorderCase({ rl, other, rng }) {
   const made = [];
   const sspec = specOf(rng, rl, dims, sdt, sl, made);
   const dspec = any ? { dims, dtype: ddt, tag: 'any' } : specOf(rng, rl, dims, ddt, dl, made);
-  const bad = rng.chance(0.3) ? badReorder(rng, rl, other, { dims, sdt, ddt, sspec, dspec, opts, made }) : null;
-  const label = `${String(sspec.dims ? JSON.stringify(sspec) : sspec)} -> ${JSON.stringify(dspec.dims ? dspec : String(dspec))} ${JSON.stringify(opts)}`;
+  const bad = rng.chance(0.3) ? badReorder(rng, rl, other, { dims, sdt, ddt, sspec, dspec, opts, values, made }) : null;
+  const label = `${String(sspec.dims ? JSON.stringify(sspec) : sspec)} -> ${JSON.stringify(dspec.dims ? dspec : String(dspec))} ${JSON.stringify(opts)}` +
+    (values ? ` run ${JSON.stringify(values)}` : '');
   const c = {
     label: bad ? `${label} [${bad.why}]` : label,
     invalid: bad?.why ?? null,
@@ -331,7 +339,7 @@ function makeReorderCase({ rl, other, rng }) {
       const p = rl.reorder(sspec, dspec, opts);
       made.push(p);
       if (bad?.run) return bad.run(p);
-      return runWith(rng, rl, p, src, init, made);
+      return runWith(rng, rl, p, src, init, made, values);
     },
     check: (act) => compare(ddt, dl.layout, expected, act, exactBits, 3),
     dispose: () => made.forEach((o) => o.dispose()),
@@ -340,25 +348,26 @@ function makeReorderCase({ rl, other, rng }) {
   return c;
 }
 
-// Runs p on src into a dst holding init: through arrays, tensors or views of tensors (heap).
-function runWith(rng, rl, p, src, init, made) {
+// Runs p on src into a dst holding init: through arrays, tensors or views of tensors (heap);
+// values: the run's scales and zero points (runtime: true).
+function runWith(rng, rl, p, src, init, made, values) {
   const k = rng.range(0, 2);
   if (k === 0) {
     const out = init.slice();
-    p.run(src.slice(), out);
+    p.run(src.slice(), out, values);
     return out;
   }
   const a = rl.tensor(p.src), b = rl.tensor(p.dst);
   made.push(a, b);
   a.data.set(src);
   b.data.set(init);
-  if (k === 1) p.run(a, b);
-  else p.run(a.data, b.data);
+  if (k === 1) p.run(a, b, values);
+  else p.run(a.data, b.data, values);
   return b.data.slice();
 }
 
 // One way to make a reorder case invalid: { why, create? (replaces the call), run? (p) }.
-function badReorder(rng, rl, other, { dims, sdt, ddt, sspec, dspec, opts, made }) {
+function badReorder(rng, rl, other, { dims, sdt, ddt, sspec, dspec, opts, values, made }) {
   const n = dims.reduce((a, b) => a * b, 1);
   const Src = DT_ARRAY[sdt];
   const choices = [
@@ -377,8 +386,22 @@ function badReorder(rng, rl, other, { dims, sdt, ddt, sspec, dspec, opts, made }
     ['a plain Array', () => ({ run: (p) => p.run(Array.from({ length: p.src.length }, () => 0)) })],
   ];
   if (opts.sum !== undefined) choices.push(['sum without out', () => ({ run: (p) => p.run(new Src(p.src.length)) })]);
+  const out = (p) => new DT_ARRAY[ddt](p.dst.length);
+  if (values) {
+    choices.push(['runtime values missing', () => ({ run: (p) => p.run(new Src(p.src.length), out(p)) })],
+      ['a NaN among the runtime values', () => ({ run: (p) => p.run(new Src(p.src.length), out(p), withNaN(values)) })]);
+  } else {
+    choices.push(['values for no runtime quant', () => ({ run: (p) => p.run(new Src(p.src.length), out(p), { scales: { src: 1 } }) })]);
+  }
   const [why, make] = pick(rng, choices);
   return { why, ...make() };
+}
+
+// The run values with the first value of the first quant NaN (never finite, never int32).
+function withNaN(values) {
+  const [kind, sides] = Object.entries(values)[0];
+  const [side, vals] = Object.entries(sides)[0];
+  return { ...values, [kind]: { ...sides, [side]: [NaN, ...Array.from(vals).slice(1)] } };
 }
 
 function makeShuffleCase({ rl, other, rng }) {

@@ -334,6 +334,21 @@ const STEPS = [
     p.run(Uint8Array.of(3, 5, 7), out);
     assert.deepEqual(Array.from(out), [2, 5, 13]);
   }],
+  ['reorder + run(runtime values from heap views)', (ctx) => {
+    // the values are views of the heap too, given while the run allocates its buffers
+    const { rl } = ctx;
+    const p = keep(ctx, rl.reorder('u8:a:3', 'f32:a:3', {
+      scales: { src: { mask: 1, runtime: true } }, zeroPoints: { src: { runtime: true } }, sum: 1,
+    }));
+    const s = keep(ctx, rl.tensor('f32:a:3')), z = keep(ctx, rl.tensor('s32:a:1'));
+    const x = keep(ctx, rl.tensor('u8:a:3')), y = keep(ctx, rl.tensor('f32:a:3'));
+    s.data.set([0.5, 1, 2]);
+    z.data.set([1]);
+    x.data.set([3, 5, 7]);
+    y.data.set([1, 1, 1]);
+    p.run(x.data, y.data, { scales: { src: s.data }, zeroPoints: { src: z.data } });
+    assert.deepEqual(Array.from(y.data), [2, 5, 13]);
+  }],
   ['shuffle + run', (ctx) => {
     const p = keep(ctx, ctx.rl.shuffle('f32:nchw:1x6x1x1', { groupSize: 2 }));
     assert.deepEqual(Array.from(p.run(iota(6))), [1, 3, 5, 2, 4, 6]);

@@ -14,6 +14,16 @@ async function main(): Promise<void> {
     zeroPoints: { dst: { mask: 0, values: [0] } },
     sum: { scale: 0.5 },
   });
+  // scales and zero points given at each run
+  const q = rl.reorder('u8:nchw:1x3x2x2', 'f32:nchw:1x3x2x2', {
+    scales: { src: { mask: 2, runtime: true } },
+    zeroPoints: { src: { mask: 2, runtime: true }, dst: { runtime: true, dtype: 'f32' } },
+  });
+  const qy: Float32Array = q.run(new Uint8Array(12), new Float32Array(12),
+    { scales: { src: [0.5, 1, 2] }, zeroPoints: { src: Int32Array.of(1, 2, 3), dst: 0.25 } });
+  const qz: Float32Array = q.run(new Uint8Array(12), undefined,
+    { scales: { src: Float32Array.of(1, 1, 1) }, zeroPoints: { src: [0, 0, 0], dst: [0] } });
+  console.log(qy.length + qz.length);
   const out = new Float32Array(dst.length);
   const same: Float32Array = r.run(new Uint8Array(src.length), out);
   rl.shuffle(dst, { axis: 1, groupSize: 4, direction: 'forward' }).run(same);
@@ -75,3 +85,6 @@ void ((rl: Relayout) => rl.desc({ dims: [1], dtype: 'f64', tag: 'a' }));
 
 // @ts-expect-error: the result of an f32 pipeline is no Int8Array
 void ((rl: Relayout): Int8Array => rl.imageToTensor({ data: new Uint8Array(3), width: 1, height: 1 }));
+
+// @ts-expect-error: dtype is for runtime zero points, not scales
+void ((rl: Relayout) => rl.reorder('f32:a:4', 'f32:a:4', { scales: { src: { runtime: true, dtype: 'f32' } } }));

@@ -596,6 +596,37 @@ static void alias_messages(void) {
     }
 }
 
+/* A block on a lower-case dim suggests the tag with that dim upper-cased, only when that
+ * tag exists (nhwC16c is no oneDNN alias, aBCd16c leaves B without a block). */
+static void block_hints(void) {
+    static const struct {
+        int nd;
+        const char *tag, *says; /* says: NULL for no suggestion */
+    } cases[] = {
+        {4, "nchw16c", "got 'c' in 16c (write 'nChw16c')"},
+        {4, "abcd16b", "got 'b' in 16b (write 'aBcd16b')"},
+        {4, "abcd4b4a", "got 'b' in 4b (write 'ABcd4b4a')"},
+        {5, "ncdhw8c", "got 'c' in 8c (write 'nCdhw8c')"},
+        {4, "oihw16i16o", "got 'i' in 16i (write 'OIhw16i16o')"},
+        {4, "nhwc16c", NULL},
+        {4, "aBcd16c", NULL},
+    };
+    const int64_t dims[5] = {16, 16, 3, 3, 3};
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        rl_memory_desc_t md = NULL;
+        CHECK_STATUS(rl_md_create_with_tag(&md, cases[k].nd, dims, RL_F32, cases[k].tag),
+                     RL_INVALID_ARGUMENTS);
+        const char *msg = rl_last_error();
+        if (cases[k].says)
+            CHECK_MSG(strstr(msg, cases[k].says) != NULL, "'%s': '%s' lacks \"%s\"",
+                      cases[k].tag, msg, cases[k].says);
+        else
+            CHECK_MSG(strstr(msg, "upper-case dim") && !strstr(msg, "write"),
+                      "'%s': '%s' should refuse the block without a suggestion", cases[k].tag,
+                      msg);
+    }
+}
+
 /* Only oneDNN's names are aliases: an order it does not name is refused with the nearest
  * alias, an all-upper-case plain alias with its lower-case form; "undef" is the empty md. */
 static void alias_strictness(void) {
@@ -643,6 +674,7 @@ int main(void) {
     all_plain_tags();
     alias_tags();
     alias_messages();
+    block_hints();
     alias_strictness();
     blocked_tags();
     text_form();
