@@ -18,12 +18,83 @@ static void fill_q(th_quant_t *t, const bd_quant_t *q, const bd_case_t *c, int i
         bd_scale_values(q, n, t->f);
 }
 
+static int too_many_values(const bd_case_t *c) {
+    for (int k = 0; k < 2; k++)
+        if ((c->scales[k].set && bd_mask_count(c, c->scales[k].mask) > TH_MAX_VALS) ||
+            (c->zps[k].set && bd_mask_count(c, c->zps[k].mask) > TH_MAX_VALS))
+            return 1;
+    return 0;
+}
+
+/* nelems * the widest element, saturating */
+static int64_t tensor_bytes(const bd_case_t *c) {
+    int64_t n = 4;
+    for (int d = 0; d < c->ndims; d++) {
+        if (c->dims[d] && n > INT64_MAX / c->dims[d]) return INT64_MAX;
+        n *= c->dims[d];
+    }
+    return n;
+}
+
+const char *cc_skip_reason(const bd_case_t *c, char *buf, size_t len) {
+    if (c->why[0]) return c->why;
+    if (c->driver == BD_REORDER && too_many_values(c)) {
+        snprintf(buf, len, "more than %d scale or zero-point values (the harness's limit)",
+                 TH_MAX_VALS);
+        return buf;
+    }
+    if (tensor_bytes(c) > CC_MAX_TENSOR_BYTES) {
+        snprintf(buf, len, "a tensor over %lld MiB (the harness's limit)",
+                 CC_MAX_TENSOR_BYTES >> 20);
+        return buf;
+    }
+    return NULL;
+}
+
+void cc_tally_add(cc_tally_t *t, const char *why) {
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->why[i], why)) {
+            t->count[i]++;
+            return;
+        }
+    if (t->n == CC_TALLY_REASONS) {
+        t->other++;
+        return;
+    }
+    snprintf(t->why[t->n], sizeof(t->why[0]), "%s", why);
+    t->count[t->n++] = 1;
+}
+
+long cc_tally_total(const cc_tally_t *t) {
+    long n = t->other;
+    for (int i = 0; i < t->n; i++) n += t->count[i];
+    return n;
+}
+
+void cc_tally_print(const cc_tally_t *t, FILE *f, const char *indent) {
+    int done[CC_TALLY_REASONS] = {0};
+    for (int k = 0; k < t->n; k++) {
+        int best = -1;
+        for (int i = 0; i < t->n; i++)
+            if (!done[i] && (best < 0 || t->count[i] > t->count[best])) best = i;
+        done[best] = 1;
+        fprintf(f, "%sskipped: %ld: %s\n", indent, t->count[best], t->why[best]);
+    }
+    if (t->other) fprintf(f, "%sskipped: %ld: other reasons\n", indent, t->other);
+}
+
 cc_result_t cc_check_case(const bd_case_t *c, th_attr_t *a, uint64_t seed, const char *label) {
     long failures_before = tu_failures;
     int ok;
     tu_rng_t rng;
     tu_rng_init(&rng, seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(c->index + 1)));
     if (c->driver == BD_SHUFFLE) {
+        char why[BD_WHY_LEN];
+        const char *skip = cc_skip_reason(c, why, sizeof(why));
+        if (skip) {
+            fprintf(stderr, "%s: skipped: %s\n", label, skip);
+            return CC_SKIPPED;
+        }
         th_tensor_t md;
         ok = CHECK_MSG(th_tensor_tag(&md, c->ndims, c->dims, c->dt, c->tag) == RL_SUCCESS, "%s: %s",
                        label, rl_last_error()) &&
@@ -31,16 +102,14 @@ cc_result_t cc_check_case(const bd_case_t *c, th_attr_t *a, uint64_t seed, const
         th_tensor_free(&md);
         return ok && tu_failures == failures_before ? CC_PASSED : CC_FAILED;
     }
+    char why[BD_WHY_LEN];
+    const char *skip = cc_skip_reason(c, why, sizeof(why));
+    if (skip) {
+        fprintf(stderr, "%s: skipped: %s\n", label, skip);
+        return CC_SKIPPED;
+    }
     memset(a, 0, sizeof(*a));
     for (int k = 0; k < 2; k++) {
-        if ((c->scales[k].set && bd_mask_count(c, c->scales[k].mask) > TH_MAX_VALS) ||
-            (c->zps[k].set && bd_mask_count(c, c->zps[k].mask) > TH_MAX_VALS)) {
-            fprintf(stderr,
-                    "%s: skipped: more than %d scale or zero-point values, the check "
-                    "harness's limit\n",
-                    label, TH_MAX_VALS);
-            return CC_SKIPPED;
-        }
         fill_q(&a->scale[k], &c->scales[k], c, 0);
         fill_q(&a->zp[k], &c->zps[k], c, 1);
     }

@@ -46,7 +46,7 @@ size_t th_tensor_bytes(const th_tensor_t *t);
 void th_zero_padding(const th_tensor_t *t, void *buf);
 
 /* Attributes as a test describes them. */
-#define TH_MAX_VALS 2048
+#define TH_MAX_VALS 4096
 typedef struct {
     int set, mask, runtime;
     float f[TH_MAX_VALS];   /* scales (count = product of the masked dims) */
