@@ -111,7 +111,8 @@ static void new_syntax_tests(void) {
           col.n == 3 && strstr(col.c[0].why, "scales of data type bf16") &&
           strstr(col.c[1].why, "grouped scales") &&
           !strcmp(col.c[2].why, "zero points of data type s8 are not supported") &&
-          col.c[2].scales[0].mask == 3 && col.c[2].zps[0].set);
+          col.c[2].scales[0].mask == 3 && !col.c[2].zps[0].set &&
+          strstr(col.c[2].extra, " --attr-zero-points=src0:common:1:s8"));
     CHECK(parse("--attr-post-ops=sum:0.5:0:undef 2x3 --attr-post-ops=relu 2x3 "
                 "--attr-post-ops=sum:1:2 2x3 --attr-scales=src:per_dim_5 2x3",
                 &col) == 0 &&

@@ -21,7 +21,7 @@
 typedef struct {
     int nd;
     int64_t dims[BD_MAX_NDIMS];
-    char name[64];
+    char name[128];
 } bd_problem_t;
 
 bd_parser_t *bd_parser_create(void) {
@@ -103,6 +103,13 @@ static void take_q(bd_case_t *c, const bd_qspec_t *s, bd_quant_t *q) {
     if (q->mask >> c->ndims) add_why(c, "a per-dim policy names a dim the problem lacks");
 }
 
+static void skip_text(bd_case_t *c, const char *opt, const char *text, const char *why) {
+    size_t n = strlen(c->extra);
+    if (!why[0]) return;
+    snprintf(c->extra + n, sizeof(c->extra) - n, " --%s=%s", opt, text);
+    add_why(c, why);
+}
+
 static int fill_reorder(bd_parser_t *p, const bd_opts_t *o, const int *idx, bd_case_t *c) {
     take_dt(c, o->sdt[idx[O_SDT]], &c->sdt, &c->sdt_name);
     take_dt(c, o->ddt[idx[O_DDT]], &c->ddt, &c->ddt_name);
@@ -110,16 +117,19 @@ static int fill_reorder(bd_parser_t *p, const bd_opts_t *o, const int *idx, bd_c
         take_tag(p, o->dtag[idx[O_DTAG]], c->ndims, c->dtag))
         return -1;
     const bd_qpair_t *sc = &o->scales[idx[O_SCALES]], *zp = &o->zps[idx[O_ZPS]];
-    for (int k = 0; k < 2; k++) {
-        take_q(c, &sc->q[k], &c->scales[k]);
-        take_q(c, &zp->q[k], &c->zps[k]);
-    }
-    add_why(c, sc->why);
-    add_why(c, zp->why);
     const bd_post_t *post = &o->post[idx[O_POST]];
-    c->nsum = post->nsum;
-    memcpy(c->beta, post->beta, sizeof(c->beta));
-    add_why(c, post->why);
+    for (int k = 0; k < 2; k++) {
+        if (!sc->why[0]) take_q(c, &sc->q[k], &c->scales[k]);
+        if (!zp->why[0]) take_q(c, &zp->q[k], &c->zps[k]);
+    }
+    if (!post->why[0]) {
+        c->nsum = post->nsum;
+        memcpy(c->beta, post->beta, sizeof(c->beta));
+    }
+    /* a setting relayout cannot run is printed as written */
+    skip_text(c, "attr-scales", sc->text, sc->why);
+    skip_text(c, "attr-zero-points", zp->text, zp->why);
+    skip_text(c, "attr-post-ops", post->text, post->why);
     return 0;
 }
 
@@ -159,7 +169,7 @@ static int make_case(bd_parser_t *p, const bd_problem_t *pb, const int *idx, bd_
     int r = p->driver == BD_REORDER ? fill_reorder(p, o, idx, c) : fill_shuffle(p, o, idx, c);
     if (r) return r;
     fill_flags(o, idx, c);
-    add_why(c, p->engine_why);
+    if (p->engine_why[0]) skip_text(c, "engine", "gpu", p->engine_why);
     if (!p->match_re) return 0;
     char text[1024];
     bd_case_str(c, text, sizeof(text));
@@ -205,7 +215,8 @@ static int parse_problem(const char *tok, bd_problem_t *pb) {
         name += 2;
         size_t n = strlen(name);
         if (n >= 2 && name[0] == '"' && name[n - 1] == '"') name++, n -= 2;
-        if (n == 0 || n >= sizeof(pb->name)) return -1;
+        if (n == 0) return -1;
+        if (n >= sizeof(pb->name)) n = sizeof(pb->name) - 1; /* a name only labels a case */
         memcpy(pb->name, name, n);
     }
     return pb->nd > 0 ? 0 : -1;

@@ -15,8 +15,9 @@
  *   --batch=FILE            read FILE in place; a relative FILE is relative to the directory
  *                           of the file that names it; options it sets persist afterwards
  *   DIMS[_nNAME]            a problem, e.g. 2x30x7x7 (sizes >= 0, 1..12 of them), optionally
- *                           named (2x30x7x7_n"conv1"; the name is kept and printed): emits
- *                           one case per combination of the current option values
+ *                           named (2x30x7x7_n"conv1"; its first 127 characters are kept
+ *                           and printed): emits one case per combination of the current
+ *                           option values
  * Options persist across problems and lines until set again or reset, as in benchdnn. Every
  * list option takes a comma-separated list of values (an empty element is the default, e.g.
  * --attr-scales=,src:common:2); a problem emits the cartesian product of the lists.
@@ -91,7 +92,7 @@
 #define BD_MAX_NDIMS 12
 #define BD_TAG_LEN   48
 #define BD_WHY_LEN   96 /* a skip reason */
-#define BD_EXTRA_LEN 192
+#define BD_EXTRA_LEN 384
 
 typedef enum { BD_REORDER = 1, BD_SHUFFLE = 2 } bd_driver_t;
 
@@ -108,9 +109,10 @@ typedef struct {
     bd_driver_t driver;
     int ndims;
     int64_t dims[BD_MAX_NDIMS];
-    char name[64]; /* the problem's _n name, or "" */
+    char name[128]; /* the problem's _n name (its first 127 characters), or "" */
     char why[BD_WHY_LEN]; /* non-empty: relayout cannot run this case, and why (skip it) */
-    char extra[BD_EXTRA_LEN]; /* pass-through options that differ from the default, as text */
+    char extra[BD_EXTRA_LEN]; /* pass-through options that differ from the default, and
+                               * attributes relayout cannot run, as written */
     /* reorder */
     rl_data_type_t sdt, ddt; /* RL_DT_UNDEF for a type relayout lacks (then why is set) */
     const char *sdt_name, *ddt_name; /* benchdnn's names of the types, e.g. "f8_e5m2" */

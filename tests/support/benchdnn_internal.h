@@ -18,11 +18,13 @@ typedef struct {
 typedef struct {
     bd_qspec_t q[2];
     char why[BD_WHY_LEN]; /* non-empty: relayout cannot run this setting */
+    char text[256];       /* as written, to print a skipped case */
 } bd_qpair_t;
 typedef struct {
     int nsum;
     float beta[2];
     char why[BD_WHY_LEN];
+    char text[256];
 } bd_post_t;
 /* A value of an option that relayout passes through: printed with the case, and a reason to
  * skip it when relayout cannot honour it. */

@@ -129,6 +129,7 @@ static int parse_qpair(bd_parser_t *p, const char *text, int is_zp, bd_qpair_t *
     memset(out, 0, sizeof(*out));
     if (strlen(text) >= sizeof(buf)) return bd_fail(p, "attribute too long: '%s'", text);
     strcpy(buf, text);
+    snprintf(out->text, sizeof(out->text), "%s", text);
     for (char *save = NULL, *item = strtok_r(buf, "+", &save); item;
          item = strtok_r(NULL, "+", &save))
         if (parse_qitem(p, item, is_zp, out)) return -1;
@@ -172,6 +173,7 @@ static int parse_post(bd_parser_t *p, const char *text, bd_post_t *out) {
     memset(out, 0, sizeof(*out));
     if (strlen(text) >= sizeof(buf)) return bd_fail(p, "post-ops too long");
     strcpy(buf, text);
+    snprintf(out->text, sizeof(out->text), "%s", text);
     for (char *save = NULL, *item = strtok_r(buf, "+", &save); item;
          item = strtok_r(NULL, "+", &save)) {
         char kind[32];
