@@ -83,31 +83,32 @@ void cc_tally_print(const cc_tally_t *t, FILE *f, const char *indent) {
     if (t->other) fprintf(f, "%sskipped: %ld: other reasons\n", indent, t->other);
 }
 
-cc_result_t cc_check_case(const bd_case_t *c, th_attr_t *a, uint64_t seed, const char *label) {
-    long failures_before = tu_failures;
-    int ok;
-    tu_rng_t rng;
-    tu_rng_init(&rng, seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(c->index + 1)));
-    if (c->driver == BD_SHUFFLE) {
-        char why[BD_WHY_LEN];
-        const char *skip = cc_skip_reason(c, why, sizeof(why));
-        if (skip) {
-            fprintf(stderr, "%s: skipped: %s\n", label, skip);
-            return CC_SKIPPED;
-        }
-        th_tensor_t md;
-        ok = CHECK_MSG(th_tensor_tag(&md, c->ndims, c->dims, c->dt, c->tag) == RL_SUCCESS, "%s: %s",
-                       label, rl_last_error()) &&
-             th_check_shuffle(&md, c->axis, c->group, c->backward, 0, &rng, label);
-        th_tensor_free(&md);
-        return ok && tu_failures == failures_before ? CC_PASSED : CC_FAILED;
-    }
-    char why[BD_WHY_LEN];
-    const char *skip = cc_skip_reason(c, why, sizeof(why));
-    if (skip) {
-        fprintf(stderr, "%s: skipped: %s\n", label, skip);
-        return CC_SKIPPED;
-    }
+static int check_shuffle(const bd_case_t *c, tu_rng_t *rng, const char *label) {
+    th_tensor_t md;
+    int ok = CHECK_MSG(th_tensor_tag(&md, c->ndims, c->dims, c->dt, c->tag) == RL_SUCCESS,
+                       "%s: %s", label, rl_last_error()) &&
+             th_check_shuffle(&md, c->axis, c->group, c->backward, 0, rng, label);
+    th_tensor_free(&md);
+    return ok;
+}
+
+/* an "any" dst takes src's layout: checks that creation resolves it so */
+static int check_any(const bd_case_t *c, const th_tensor_t *s, const th_tensor_t *d,
+                     const char *label) {
+    rl_memory_desc_t anymd = NULL;
+    rl_primitive_t p = NULL;
+    int ok = CHECK_MSG(rl_md_create_with_tag(&anymd, c->ndims, c->dims, c->ddt, "any") ==
+                               RL_SUCCESS &&
+                           rl_reorder_create(&p, th_engine(), s->lib, anymd, NULL) == RL_SUCCESS,
+                       "%s: %s", label, rl_last_error()) &&
+             CHECK_MSG(rl_md_equal(rl_primitive_query_md(p, RL_ARG_DST), d->lib),
+                       "%s: dst 'any' resolved to another layout than src's", label);
+    rl_primitive_destroy(p);
+    rl_md_destroy(anymd);
+    return ok;
+}
+
+static int check_reorder(const bd_case_t *c, th_attr_t *a, tu_rng_t *rng, const char *label) {
     memset(a, 0, sizeof(*a));
     for (int k = 0; k < 2; k++) {
         fill_q(&a->scale[k], &c->scales[k], c, 0);
@@ -115,27 +116,29 @@ cc_result_t cc_check_case(const bd_case_t *c, th_attr_t *a, uint64_t seed, const
     }
     a->nsum = c->nsum;
     a->beta = c->beta[0];
-    /* an "any" dst takes src's layout: check the resolution, then run with that layout */
     int any = !strcmp(c->dtag, "any");
     th_tensor_t s, d;
     rl_status_t st1 = th_tensor_tag(&s, c->ndims, c->dims, c->sdt, c->stag);
     rl_status_t st2 = th_tensor_tag(&d, c->ndims, c->dims, c->ddt, any ? c->stag : c->dtag);
-    ok = CHECK_MSG(st1 == RL_SUCCESS && st2 == RL_SUCCESS, "%s: %s", label, rl_last_error());
-    if (ok && any) {
-        rl_memory_desc_t anymd = NULL;
-        rl_primitive_t p = NULL;
-        ok = CHECK_MSG(rl_md_create_with_tag(&anymd, c->ndims, c->dims, c->ddt, "any") ==
-                               RL_SUCCESS &&
-                           rl_reorder_create(&p, th_engine(), s.lib, anymd, NULL) == RL_SUCCESS,
-                       "%s: %s", label, rl_last_error()) &&
-             CHECK_MSG(rl_md_equal(rl_primitive_query_md(p, RL_ARG_DST), d.lib),
-                       "%s: dst 'any' resolved to another layout than src's", label);
-        rl_primitive_destroy(p);
-        rl_md_destroy(anymd);
-    }
-    if (ok) ok = th_check_reorder(&s, &d, a, &rng, label);
+    int ok = CHECK_MSG(st1 == RL_SUCCESS && st2 == RL_SUCCESS, "%s: %s", label, rl_last_error());
+    if (ok && any) ok = check_any(c, &s, &d, label);
+    if (ok) ok = th_check_reorder(&s, &d, a, rng, label);
     th_tensor_free(&s);
     th_tensor_free(&d);
-    return ok && tu_failures == failures_before ? CC_PASSED : CC_FAILED;
+    return ok;
 }
 
+cc_result_t cc_check_case(const bd_case_t *c, th_attr_t *a, uint64_t seed, const char *label) {
+    long failures_before = tu_failures;
+    char why[BD_WHY_LEN];
+    const char *skip = cc_skip_reason(c, why, sizeof(why));
+    if (skip) {
+        fprintf(stderr, "%s: skipped: %s\n", label, skip);
+        return CC_SKIPPED;
+    }
+    tu_rng_t rng;
+    tu_rng_init(&rng, seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(c->index + 1)));
+    int ok = c->driver == BD_SHUFFLE ? check_shuffle(c, &rng, label)
+                                     : check_reorder(c, a, &rng, label);
+    return ok && tu_failures == failures_before ? CC_PASSED : CC_FAILED;
+}
