@@ -3,27 +3,35 @@
 #include "case_check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static void fill_q(th_quant_t *t, const bd_quant_t *q, const bd_case_t *c, int is_zp) {
+/* The values of one scale or zero-point setting; more than TH_MAX_VALS go to the heap (freed
+ * by free_big). 0, or -1 out of memory. */
+static int fill_q(th_quant_t *t, const bd_quant_t *q, const bd_case_t *c, int is_zp) {
     memset(t, 0, sizeof(*t));
-    if (!q->set) return;
+    if (!q->set) return 0;
     t->set = 1;
     t->mask = q->mask;
     t->runtime = q->runtime;
     int64_t n = bd_mask_count(c, q->mask);
-    if (is_zp)
-        bd_zp_values(q, n, t->i);
-    else
-        bd_scale_values(q, n, t->f);
+    void *big = n > TH_MAX_VALS ? malloc((size_t)n * 4) : NULL;
+    if (n > TH_MAX_VALS && !big) return -1;
+    if (is_zp) {
+        bd_zp_values(q, n, big ? (int32_t *)big : t->i);
+        t->i_big = (const int32_t *)big;
+    } else {
+        bd_scale_values(q, n, big ? (float *)big : t->f);
+        t->f_big = (const float *)big;
+    }
+    return 0;
 }
 
-static int too_many_values(const bd_case_t *c) {
-    for (int k = 0; k < 2; k++)
-        if ((c->scales[k].set && bd_mask_count(c, c->scales[k].mask) > TH_MAX_VALS) ||
-            (c->zps[k].set && bd_mask_count(c, c->zps[k].mask) > TH_MAX_VALS))
-            return 1;
-    return 0;
+static void free_big(th_attr_t *a) {
+    for (int k = 0; k < 2; k++) {
+        free((void *)a->scale[k].f_big);
+        free((void *)a->zp[k].i_big);
+    }
 }
 
 /* nelems * the widest element, saturating */
@@ -38,11 +46,6 @@ static int64_t tensor_bytes(const bd_case_t *c) {
 
 const char *cc_skip_reason(const bd_case_t *c, char *buf, size_t len) {
     if (c->why[0]) return c->why;
-    if (c->driver == BD_REORDER && too_many_values(c)) {
-        snprintf(buf, len, "more than %d scale or zero-point values (the harness's limit)",
-                 TH_MAX_VALS);
-        return buf;
-    }
     if (tensor_bytes(c) > CC_MAX_TENSOR_BYTES) {
         snprintf(buf, len, "a tensor over %lld MiB (the harness's limit)",
                  CC_MAX_TENSOR_BYTES >> 20);
@@ -109,22 +112,24 @@ static int check_any(const bd_case_t *c, const th_tensor_t *s, const th_tensor_t
 }
 
 static int check_reorder(const bd_case_t *c, th_attr_t *a, tu_rng_t *rng, const char *label) {
+    int filled = 1;
     memset(a, 0, sizeof(*a));
-    for (int k = 0; k < 2; k++) {
-        fill_q(&a->scale[k], &c->scales[k], c, 0);
-        fill_q(&a->zp[k], &c->zps[k], c, 1);
-    }
+    for (int k = 0; k < 2; k++)
+        filled &= !fill_q(&a->scale[k], &c->scales[k], c, 0) &&
+                  !fill_q(&a->zp[k], &c->zps[k], c, 1);
     a->nsum = c->nsum;
     a->beta = c->beta[0];
     int any = !strcmp(c->dtag, "any");
     th_tensor_t s, d;
     rl_status_t st1 = th_tensor_tag(&s, c->ndims, c->dims, c->sdt, c->stag);
     rl_status_t st2 = th_tensor_tag(&d, c->ndims, c->dims, c->ddt, any ? c->stag : c->dtag);
-    int ok = CHECK_MSG(st1 == RL_SUCCESS && st2 == RL_SUCCESS, "%s: %s", label, rl_last_error());
+    int ok = CHECK_MSG(filled, "%s: out of memory for the scales", label) &&
+             CHECK_MSG(st1 == RL_SUCCESS && st2 == RL_SUCCESS, "%s: %s", label, rl_last_error());
     if (ok && any) ok = check_any(c, &s, &d, label);
     if (ok) ok = th_check_reorder(&s, &d, a, rng, label);
     th_tensor_free(&s);
     th_tensor_free(&d);
+    free_big(a);
     return ok;
 }
 

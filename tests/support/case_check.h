@@ -15,8 +15,7 @@
 typedef enum { CC_PASSED, CC_FAILED, CC_SKIPPED } cc_result_t;
 
 /* Why case c cannot be checked, or NULL: the parser's reason (c->why: a type or feature
- * relayout lacks), or a limit of the harness (more scale or zero-point values than TH_MAX_VALS,
- * a tensor over CC_MAX_TENSOR_BYTES). buf holds the text when it is composed. */
+ * relayout lacks), or a limit of the harness (a tensor over CC_MAX_TENSOR_BYTES). buf holds the text when it is composed. */
 #define CC_MAX_TENSOR_BYTES (1ll << 30)
 const char *cc_skip_reason(const bd_case_t *c, char *buf, size_t len);
 
