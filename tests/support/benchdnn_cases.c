@@ -28,8 +28,8 @@ bd_parser_t *bd_parser_create(void) {
     bd_parser_t *p = (bd_parser_t *)calloc(1, sizeof(*p));
     if (!p) return NULL;
     p->driver = BD_REORDER;
-    bd_opts_reset(&p->ro, BD_REORDER);
-    bd_opts_reset(&p->so, BD_SHUFFLE);
+    bd_opts_reset(&p->ro);
+    bd_opts_reset(&p->so);
     return p;
 }
 
@@ -252,7 +252,7 @@ static int token(bd_parser_t *p, const char *tok, bd_case_fn fn, void *ctx) {
         return 0;
     }
     if (!strcmp(tok, "--reset")) {
-        bd_opts_reset(p->driver == BD_REORDER ? &p->ro : &p->so, p->driver);
+        bd_opts_reset(p->driver == BD_REORDER ? &p->ro : &p->so);
         return 0;
     }
     if (!strncmp(tok, "--batch=", 8)) return batch(p, tok + 8, fn, ctx);

@@ -42,7 +42,8 @@ typedef enum {
     O_COUNT
 } bd_opt_id_t;
 
-/* The options of one driver (each driver keeps its own, as in benchdnn). */
+/* The options of one driver (each driver keeps its own, as in benchdnn; both start from the
+ * same defaults and use only their own lists). */
 typedef struct {
     int n[O_COUNT]; /* values in each list (>= 1) */
     int sdt[BD_LIST], ddt[BD_LIST], dt[BD_LIST]; /* indices into the data type table */
@@ -75,7 +76,7 @@ int bd_fail(bd_parser_t *p, const char *fmt, ...)
     ;
 
 /* benchdnn_options.c */
-void bd_opts_reset(bd_opts_t *o, bd_driver_t driver);
+void bd_opts_reset(bd_opts_t *o);
 /* Handles --NAME=VALUE for the current driver: 0, or -1 after bd_fail. */
 int bd_set_option(bd_parser_t *p, const char *name, const char *value);
 /* Whether the list `id` belongs to `driver`'s cases. */

@@ -350,7 +350,7 @@ int bd_opt_applies(bd_opt_id_t id, bd_driver_t driver) {
     return 0;
 }
 
-void bd_opts_reset(bd_opts_t *o, bd_driver_t driver) {
+void bd_opts_reset(bd_opts_t *o) {
     memset(o, 0, sizeof(*o));
     for (int id = 0; id < O_COUNT; id++) o->n[id] = 1;
     strcpy(o->stag[0], "abx");
@@ -360,7 +360,6 @@ void bd_opts_reset(bd_opts_t *o, bd_driver_t driver) {
     o->group[0] = 1;
     strcpy(o->flag[O_RDM][0].text, "0");
     strcpy(o->flag[O_CROSS][0].text, "none");
-    (void)driver; /* both drivers start from the same defaults; each uses its own lists */
 }
 
 /* --engine=KIND[:INDEX], global as in benchdnn */
