@@ -71,8 +71,9 @@
  *   --perf-template --buffer-prefix
  * A skipped case is still emitted, with bd_case_t.why saying why relayout cannot run it.
  *
- * Errors (unknown option, bad value, a per-dim policy naming a dim the problem lacks, an
- * unreadable file) stop parsing; bd_parser_error() then says "file:line: message".
+ * Errors (unknown option, bad value, an unknown data type name, an unreadable file) stop
+ * parsing; bd_parser_error() then says "file:line: message". A per-dim policy naming a dim
+ * the problem lacks skips that case (benchdnn's files apply one list to several ranks).
  *
  * EXAMPLE
  *   --reorder --sdt=f32 --ddt=s8 --stag=nchw --dtag=nChw16c
