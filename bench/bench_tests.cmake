@@ -5,7 +5,8 @@
 # perf_smoke: --mode=P --csv --repeats=3 on two tiny problems prints exactly the header line and
 #             one row per problem, in input order, with four positive numbers; exit status 0.
 # usage:      --help exits 0 and documents the options; bad options, bad case syntax, a
-#             missing batch file and an empty case list exit 2 with a message on stderr.
+#             missing batch file and an empty case list exit 2 with a message on stderr; a
+#             data type relayout lacks is skipped with its reason (exit 0).
 cmake_minimum_required(VERSION 3.16)
 
 if(NOT BENCH OR NOT CHECK)
@@ -76,7 +77,12 @@ elseif(CHECK STREQUAL "usage")
   run(2 --repeats=0 --mode=P 2x2)
   run(2 --max-isa=sse2 2x2)
   run(2 --csv 2x2)
-  run(2 --sdt=f64 2x2)
+  run(2 --sdt=f65 2x2)
+  # a type relayout lacks is a skip with its reason, not an error nor a failure
+  run(0 --sdt=f32,f64 2x2)
+  if(NOT OUT MATCHES "tests:2 passed:1 failed:0 skipped:1\n  skipped: 1: f64 is not supported")
+    message(FATAL_ERROR "--sdt=f64: expected one skip with its reason, got:\n${OUT}")
+  endif()
   run(2 2xx3)
   run(2 --batch=/nonexistent/relayout-bench-cases.txt)
   run(2 --mode=C)

@@ -73,9 +73,10 @@ static void usage(FILE *f) {
 "                       every byte of the output buffer (padding included) with the\n"
 "                       independent naive reference; random inputs with special values\n"
 "                       (NaN, inf, subnormals, rounding ties, saturation edges). Prints\n"
-"                       'N:PASSED <case>' or 'N:FAILED <case>' per case (details on stderr)\n"
-"                       and 'tests:N passed:P failed:F' (plus ' skipped:S' when the harness\n"
-"                       had to skip cases). Exit status 1 when any case fails.\n"
+"                       'N:PASSED <case>', 'N:FAILED <case>' (details on stderr) or\n"
+"                       'N:SKIPPED (reason) <case>' per case, and after each --batch and at\n"
+"                       the end 'tests:N passed:P failed:F skipped:S' with a line per skip\n"
+"                       reason. Exit status 1 when any case fails; skips do not count.\n"
 "  --mode=P             performance: per case, warm up, then time each execution of the\n"
 "                       primitive on its own and take the MEDIAN (creation is never timed).\n"
 "                       Reports time (ms), GB/s = (bytes read + bytes written) / time, with\n"
@@ -117,26 +118,38 @@ static void usage(FILE *f) {
 "                       derived from S and N, as tests/native/test_cases does.\n"
 "  -h, --help           this text.\n"
 "\n"
-"Case syntax (oneDNN benchdnn; see tests/support/benchdnn_cases.h for every detail):\n"
+"Case syntax (oneDNN benchdnn's reorder and shuffle drivers, so its own input files run\n"
+"unchanged; tests/support/benchdnn_cases.h has every detail):\n"
 "  --reorder | --shuffle      select the driver (default --reorder)\n"
 "  --reset                    restore the current driver's defaults\n"
-"  --batch=FILE               read cases from FILE ('#' comments; relative --batch inside a\n"
-"                             file is relative to that file). As in benchdnn, options set\n"
-"                             in a file stay set after it: to run several files as\n"
-"                             independent lists, put '--shuffle --reset --reorder --reset'\n"
-"                             before each --batch\n"
-"  DIMS                       a problem, e.g. 2x30x7x7: runs every combination of the\n"
+"  --batch=FILE               read cases from FILE ('#' comments; a '\\' joins a token with\n"
+"                             the next one, across lines; relative --batch inside a file is\n"
+"                             relative to that file). As in benchdnn, options set in a file\n"
+"                             stay set after it: to run several files as independent lists,\n"
+"                             put '--shuffle --reset --reorder --reset' before each --batch\n"
+"  DIMS[_nNAME]               a problem, e.g. 2x30x7x7: runs every combination of the\n"
 "                             current option values (options take comma-separated lists\n"
 "                             and persist until changed, as in benchdnn)\n"
 "  reorder: --sdt=DT --ddt=DT (f32 bf16 f16 s32 s8 u8; default f32)\n"
 "           --stag=TAG --dtag=TAG (any relayout tag, e.g. nchw, nhwc, nChw16c, OIhw16i16o,\n"
-"             abx, axb; --dtag=any; default abx)\n"
-"           --attr-scales=ARG:POLICY[:SCALE][+ARG:POLICY[:SCALE]]\n"
-"           --attr-zero-points=ARG:POLICY[:ZP][+...]\n"
-"             ARG src|dst; POLICY common | per_dim_N (per_dim_01: dims 0 and 1) |\n"
-"             per_tensor; a '*' after the value (0.5*) = values given at execution\n"
-"           --attr-post-ops=sum[:SCALE]\n"
+"             or a benchdnn x form expanded to the rank: abx, axb, xba, aBx16b, ABx16a16b;\n"
+"             --dtag=any; default abx)\n"
+"           --attr-scales=ARG:POLICY[:SCALE][:DT[:GROUPS]][+ARG:POLICY...]\n"
+"           --attr-zero-points=ARG:POLICY[:ZP][:DT[:GROUPS]][+...]\n"
+"             ARG src|src0|dst; POLICY common | per_dim_N (per_dim_01: dims 0 and 1) |\n"
+"             per_oc | per_tensor | a mask; a '*' after the value (0.5*) = values given at\n"
+"             execution\n"
+"           --attr-post-ops=sum[:SCALE]   --runtime-dim-mask=M  --oflag=FLAG:MASK\n"
+"           --cross-engine=none  --strides=S:D\n"
 "  shuffle: --dir=FWD_D|BWD_D --dt=DT --tag=TAG --axis=N --group=G (G = group size)\n"
+"  both:    --mb=N --match=REGEX --engine=cpu --impl=NAME; benchdnn's run and report\n"
+"           options (--skip-impl, --allow-enum-tags-only, --attr-scratchpad, -vN ...) are\n"
+"           accepted and ignored\n"
+"  A case relayout cannot run (f8_e5m2, s4, f64 ... data types, run-time dims, compensation\n"
+"  flags, cross-engine, grouped or non-f32 scales, post-ops other than sum, --impl,\n"
+"  --engine=gpu, a tensor over 1 GiB) is SKIPPED with its reason, never run nor passed.\n"
+"  --mode=C prints, after each --batch argument and at the end, the count of tests, passed,\n"
+"  failed and skipped, and the skips per reason.\n"
 "\n"
 "Examples:\n"
 "  relayout-bench --reorder --sdt=f32 --ddt=s8 --stag=nchw --dtag=nChw16c 2x30x7x7\n"
@@ -150,8 +163,8 @@ static void usage(FILE *f) {
 "  relayout-bench --mode=P --min-time-ms=2000 --shuffle --dt=f32 --tag=nhwc --group=4 \\\n"
 "      32x116x28x28\n"
 "\n"
-"Exit status: 0 all cases passed (or ran), 1 a case failed or a library call failed (the\n"
-"message of rl_last_error() is printed), 2 bad option or case syntax.\n",
+"Exit status: 0 every case passed or was skipped (or ran), 1 a case failed or a library call\n"
+"failed (the message of rl_last_error() is printed), 2 bad option or case syntax.\n",
             DEFAULT_SEED);
 }
 /* clang-format on */
@@ -176,7 +189,9 @@ static int usage_error(const char *fmt, ...) {
 /* ---- case list ------------------------------------------------------------------------------- */
 typedef struct {
     bd_case_t *v;
+    int *arg; /* the command-line token each case came from (its --batch, for totals) */
     size_t n, cap;
+    int cur_arg;
 } case_list_t;
 
 static int collect(const bd_case_t *c, void *ctx) {
@@ -184,10 +199,13 @@ static int collect(const bd_case_t *c, void *ctx) {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
         bd_case_t *v = (bd_case_t *)realloc(l->v, cap * sizeof(*v));
-        if (!v) return 1; /* out of memory: stops the parser */
-        l->v = v;
+        if (v) l->v = v;
+        int *arg = v ? (int *)realloc(l->arg, cap * sizeof(*arg)) : NULL;
+        if (!arg) return 1; /* out of memory: stops the parser */
+        l->arg = arg;
         l->cap = cap;
     }
+    l->arg[l->n] = l->cur_arg;
     l->v[l->n++] = *c;
     return 0;
 }
@@ -280,9 +298,46 @@ static int parse_options(int argc, char **argv, opts_t *o, char **toks, int *nto
 }
 
 /* ---- --mode=C -------------------------------------------------------------------------------- */
-static int run_check(const opts_t *o, const case_list_t *cases) {
-    char nthreads[16], line[CASE_STR_LEN], label[CASE_STR_LEN + 32];
-    long passed = 0, failed = 0, skipped = 0;
+typedef struct {
+    long passed, failed;
+    cc_tally_t skipped;
+} check_totals_t;
+
+/* "<what>: tests:N passed:P failed:F skipped:S" and a line per skip reason */
+static void print_totals(const char *what, const check_totals_t *t) {
+    long skipped = cc_tally_total(&t->skipped);
+    printf("%stests:%ld passed:%ld failed:%ld skipped:%ld\n", what,
+           t->passed + t->failed + skipped, t->passed, t->failed, skipped);
+    cc_tally_print(&t->skipped, stdout, "  ");
+}
+
+static void count(check_totals_t *t, cc_result_t r, const char *skip) {
+    t->passed += r == CC_PASSED;
+    t->failed += r == CC_FAILED;
+    if (r == CC_SKIPPED) cc_tally_add(&t->skipped, skip);
+}
+
+/* Checks c (or skips it, *skip = why); prints its result line. */
+static cc_result_t check_one(const opts_t *o, const bd_case_t *c, th_attr_t *attr,
+                             const char **skip, char *why) {
+    char line[CASE_STR_LEN], label[CASE_STR_LEN + 32];
+    case_str(c, line, sizeof(line));
+    snprintf(label, sizeof(label), "%ld:%s", c->index, line);
+    *skip = cc_skip_reason(c, why, BD_WHY_LEN);
+    if (*skip) {
+        printf("%ld:SKIPPED (%s) %s\n", c->index, *skip, line);
+        return CC_SKIPPED;
+    }
+    cc_result_t r = cc_check_case(c, attr, o->seed, label);
+    fflush(stderr);
+    printf("%ld:%s %s\n", c->index, r == CC_PASSED ? "PASSED" : "FAILED", line);
+    fflush(stdout);
+    return r;
+}
+
+/* Runs every case; after the cases of each --batch argument, that file's totals. */
+static int run_check(const opts_t *o, const case_list_t *cases, char **toks) {
+    char nthreads[16];
     /* the harness's engine takes its thread count from RL_TEST_THREADS */
     snprintf(nthreads, sizeof(nthreads), "%d", o->threads);
     if (setenv("RL_TEST_THREADS", nthreads, 1) != 0) {
@@ -291,33 +346,33 @@ static int run_check(const opts_t *o, const case_list_t *cases) {
     }
     th_init();
     th_attr_t *attr = (th_attr_t *)malloc(sizeof(th_attr_t));
-    if (!attr) {
+    check_totals_t *all = (check_totals_t *)calloc(2, sizeof(check_totals_t)), *file = all + 1;
+    if (!attr || !all) {
         fprintf(stderr, "%s: out of memory\n", prog);
+        free(attr);
         th_fini();
         return EXIT_FAIL;
     }
     for (size_t i = 0; i < cases->n; i++) {
-        const bd_case_t *c = &cases->v[i];
-        case_str(c, line, sizeof(line));
-        snprintf(label, sizeof(label), "%ld:%s", c->index, line);
-        cc_result_t r = cc_check_case(c, attr, o->seed, label);
-        passed += r == CC_PASSED;
-        failed += r == CC_FAILED;
-        skipped += r == CC_SKIPPED;
-        fflush(stderr);
-        printf("%ld:%s %s\n", c->index,
-               r == CC_PASSED   ? "PASSED"
-               : r == CC_FAILED ? "FAILED"
-                                 : "SKIPPED",
-               line);
-        fflush(stdout);
+        char why[BD_WHY_LEN];
+        const char *skip = NULL;
+        cc_result_t r = check_one(o, &cases->v[i], attr, &skip, why);
+        count(all, r, skip);
+        count(file, r, skip);
+        int arg = cases->arg[i];
+        if (!strncmp(toks[arg], "--batch=", 8) && (i + 1 == cases->n || cases->arg[i + 1] != arg)) {
+            char what[1100];
+            snprintf(what, sizeof(what), "batch %s: ", toks[arg] + 8);
+            print_totals(what, file);
+            memset(file, 0, sizeof(*file));
+        }
     }
-    printf("tests:%ld passed:%ld failed:%ld", passed + failed + skipped, passed, failed);
-    if (skipped) printf(" skipped:%ld", skipped);
-    printf("\n");
+    print_totals("", all);
+    int rc = all->failed ? EXIT_FAIL : 0;
+    free(all);
     free(attr);
     th_fini();
-    return failed ? EXIT_FAIL : 0;
+    return rc;
 }
 
 /* ---- --mode=P -------------------------------------------------------------------------------- */
@@ -650,6 +705,10 @@ static int run_create(const opts_t *o, const case_list_t *cases) {
         const bd_case_t *c = &cases->v[i];
         case_str(c, line, sizeof(line));
         snprintf(label, sizeof(label), "%ld:%s", c->index, line);
+        if (c->why[0]) {
+            fprintf(stderr, "%s: skipped: %s\n", label, c->why);
+            continue;
+        }
         case_setup_t cs;
         bc_result_t r;
         rl_status_t st = case_setup(&cs, c, engine, label);
@@ -723,6 +782,11 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
         perf_t r;
         case_str(c, line, sizeof(line));
         snprintf(label, sizeof(label), "%ld:%s", c->index, line);
+        if (c->why[0]) {
+            fprintf(stderr, "%s: skipped: %s\n", label, c->why);
+            skipped++;
+            continue;
+        }
         st = perf_case(&env, c, label, &r);
         if (st == RL_UNIMPLEMENTED) {
             fprintf(stderr, "%s: skipped: unimplemented in relayout\n", label);
@@ -756,7 +820,7 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
 /* ---- main ------------------------------------------------------------------------------------ */
 int main(int argc, char **argv) {
     opts_t o = {MODE_CHECK, 0, 0, 0, 1, NULL, DEFAULT_SEED};
-    case_list_t cases = {NULL, 0, 0};
+    case_list_t cases = {NULL, NULL, 0, 0, 0};
     char **toks = (char **)malloc(sizeof(char *) * (size_t)(argc > 0 ? argc : 1));
     int ntoks = 0, rc;
     if (!toks) return EXIT_FAIL;
@@ -773,6 +837,7 @@ int main(int argc, char **argv) {
         goto out;
     }
     for (int i = 0; i < ntoks; i++) {
+        cases.cur_arg = i;
         int r = bd_parse_args(parser, 1, &toks[i], collect, &cases);
         if (r == -1) {
             /* "<args>:1: " locates nothing here; errors inside --batch files keep file:line */
@@ -795,11 +860,12 @@ int main(int argc, char **argv) {
         goto out;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    rc = o.mode == MODE_CHECK  ? run_check(&o, &cases)
+    rc = o.mode == MODE_CHECK  ? run_check(&o, &cases, toks)
          : o.mode == MODE_PERF ? run_perf(&o, &cases)
                                : run_create(&o, &cases);
 out:
     free(cases.v);
+    free(cases.arg);
     free(toks);
     return rc;
 }

@@ -72,11 +72,46 @@ static const char *const alias_table[][2] = {
     {"Goihw16g", "Abcde16a"},
 };
 
-const char *nr_alias(const char *tag) {
+/* The rule benchdnn applies to tags outside the table (its map_tag_letters): the letters of one
+ * logical tag, upper case there = mandatory, name dims in that tag's order, and each maps to
+ * the next abc letter in the case it was written in: gOIhw8i16o2i is aBCde8c16b2c. */
+static int map_letters(const char *logical, const char *tag, char *out, size_t len) {
+    char index[26];
+    int n = 0;
+    memset(index, -1, sizeof(index));
+    for (const char *l = logical; *l; l++) {
+        int present = strchr(tag, tolower((unsigned char)*l)) || strchr(tag, toupper((unsigned char)*l));
+        if (!present && isupper((unsigned char)*l)) return -1;
+        if (present) index[tolower((unsigned char)*l) - 'a'] = (char)n++;
+    }
+    if (strlen(tag) >= len) return -1;
+    for (size_t i = 0; tag[i]; i++) {
+        char c = tag[i];
+        if (!isalpha((unsigned char)c)) {
+            out[i] = c;
+            continue;
+        }
+        int k = index[tolower((unsigned char)c) - 'a'];
+        if (k < 0) return -1;
+        out[i] = (char)((isupper((unsigned char)c) ? 'A' : 'a') + k);
+    }
+    out[strlen(tag)] = 0;
+    return 0;
+}
+
+const char *nr_alias_buf(const char *tag, char *buf, size_t len) {
+    static const char *const logical[] = {"GOIdhw", "OIdhw", "NCdhw", "TNc", "LDNC", "LDigO"};
     size_t n = sizeof(alias_table) / sizeof(alias_table[0]);
     for (size_t i = 0; i < n; i++)
         if (strcmp(alias_table[i][0], tag) == 0) return alias_table[i][1];
+    for (size_t i = 0; i < sizeof(logical) / sizeof(logical[0]); i++)
+        if (map_letters(logical[i], tag, buf, len) == 0) return buf;
     return tag;
+}
+
+const char *nr_alias(const char *tag) {
+    static char buf[64]; /* single-threaded tests only; nr_md_init_tag uses its own */
+    return nr_alias_buf(tag, buf, sizeof(buf));
 }
 
 /* ---- descriptors ------------------------------------------------------------------------ */
@@ -102,7 +137,8 @@ int nr_md_init_tag(nr_md_t *md, int ndims, const int64_t *dims, rl_data_type_t d
         md->is_any = 1;
         return 0;
     }
-    const char *tag = nr_alias(tag_in);
+    char buf[64];
+    const char *tag = nr_alias_buf(tag_in, buf, sizeof(buf));
     /* the letters, outermost first */
     int order[NR_MAX_NDIMS], upper[NR_MAX_NDIMS] = {0}, seen[NR_MAX_NDIMS] = {0};
     int nletters = 0;

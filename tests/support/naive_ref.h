@@ -36,8 +36,10 @@ typedef struct {
     int is_view;     /* made by nr_md_submemory: padding is the parent's */
 } nr_md_t;
 
-/* Translates a oneDNN alias ("nchw", "nChw16c", "OIhw16i16o", ...) to its positional tag
- * ("abcd", "aBcd16b", "ABcd16b16a"); any other string is returned unchanged. */
+/* Translates a oneDNN alias ("nchw", "nChw16c", "OIhw16i16o", gOIhw8i16o2i ...) to its
+ * positional tag ("abcd", "aBcd16b", "ABcd16b16a", "aBCde8c16b2c"); any other string is
+ * returned unchanged. nr_alias_buf writes a derived tag to buf; nr_alias uses a static one. */
+const char *nr_alias_buf(const char *tag, char *buf, size_t len);
 const char *nr_alias(const char *tag);
 
 /* Builds md from a tag (plain, blocked or alias; "any"). Returns 0, or -1 when the tag is

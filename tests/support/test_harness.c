@@ -120,10 +120,10 @@ rl_status_t th_attr_make(const th_attr_t *a, rl_attr_t *out) {
     for (int k = 0; k < 2 && st == RL_SUCCESS; k++) {
         if (a->scale[k].set)
             st = rl_attr_set_scales(*out, arg_of[k], a->scale[k].mask,
-                                    a->scale[k].runtime ? NULL : a->scale[k].f);
+                                    a->scale[k].runtime ? NULL : th_scales_of(&a->scale[k]));
         if (st == RL_SUCCESS && a->zp[k].set)
             st = rl_attr_set_zero_points(*out, arg_of[k], a->zp[k].mask,
-                                         a->zp[k].runtime ? NULL : a->zp[k].i);
+                                         a->zp[k].runtime ? NULL : th_zps_of(&a->zp[k]));
     }
     for (int s = 0; s < a->nsum && st == RL_SUCCESS; s++) st = rl_attr_append_sum(*out, a->beta);
     return st;
@@ -134,10 +134,10 @@ void th_attr_to_ref(const th_attr_t *a, nr_attr_t *out) {
     for (int k = 0; k < 2; k++) {
         out->scale[k].set = a->scale[k].set;
         out->scale[k].mask = a->scale[k].mask;
-        out->scale[k].f = a->scale[k].f;
+        out->scale[k].f = th_scales_of(&a->scale[k]);
         out->zp[k].set = a->zp[k].set;
         out->zp[k].mask = a->zp[k].mask;
-        out->zp[k].i = a->zp[k].i;
+        out->zp[k].i = th_zps_of(&a->zp[k]);
     }
     out->has_sum = a->nsum > 0;
     out->beta = a->beta;
@@ -151,11 +151,11 @@ const char *th_attr_str(const th_attr_t *a, char *buf, size_t len) {
         const th_quant_t *q = &a->scale[k];
         if (q->set && n < len)
             n += (size_t)snprintf(buf + n, len - n, "scales=%s:mask%d:%g%s ", k ? "dst" : "src",
-                                  q->mask, (double)q->f[0], q->runtime ? "*" : "");
+                                  q->mask, (double)th_scales_of(q)[0], q->runtime ? "*" : "");
         q = &a->zp[k];
         if (q->set && n < len)
             n += (size_t)snprintf(buf + n, len - n, "zp=%s:mask%d:%d%s ", k ? "dst" : "src",
-                                  q->mask, (int)q->i[0], q->runtime ? "*" : "");
+                                  q->mask, (int)th_zps_of(q)[0], q->runtime ? "*" : "");
     }
     if (a->nsum && n < len) snprintf(buf + n, len - n, "sum:%g x%d", (double)a->beta, a->nsum);
     return buf;
@@ -283,10 +283,10 @@ int th_check_reorder_with(th_tensor_t *src, th_tensor_t *dst, const th_attr_t *a
     args[n].arg = RL_ARG_DST, args[n++].ptr = act;
     for (int k = 0; attr && k < 2; k++) {
         if (attr->scale[k].set && attr->scale[k].runtime)
-            args[n].arg = RL_ARG_ATTR_SCALES | arg_of[k], args[n++].ptr = (void *)attr->scale[k].f;
+            args[n].arg = RL_ARG_ATTR_SCALES | arg_of[k], args[n++].ptr = (void *)th_scales_of(&attr->scale[k]);
         if (attr->zp[k].set && attr->zp[k].runtime)
             args[n].arg = RL_ARG_ATTR_ZERO_POINTS | arg_of[k],
-            args[n++].ptr = (void *)attr->zp[k].i;
+            args[n++].ptr = (void *)th_zps_of(&attr->zp[k]);
     }
     st = rl_primitive_execute(p, th_stream(), n, args);
     if (!CHECK_MSG(st == RL_SUCCESS, "%s: execute: %s", label, rl_last_error())) {

@@ -51,7 +51,13 @@ typedef struct {
     int set, mask, runtime;
     float f[TH_MAX_VALS];   /* scales (count = product of the masked dims) */
     int32_t i[TH_MAX_VALS]; /* zero points */
+    /* more values than TH_MAX_VALS: when set, used instead of f / i (the caller owns them) */
+    const float *f_big;
+    const int32_t *i_big;
 } th_quant_t;
+/* The values of q: f_big / i_big when set, else f / i. */
+static inline const float *th_scales_of(const th_quant_t *q) { return q->f_big ? q->f_big : q->f; }
+static inline const int32_t *th_zps_of(const th_quant_t *q) { return q->i_big ? q->i_big : q->i; }
 
 typedef struct {
     th_quant_t scale[2]; /* [0] src, [1] dst */
