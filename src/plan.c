@@ -295,6 +295,9 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     p->affine = t->affine_f32;
     /* pure copies past the streaming size copy whole lines with non-temporal stores */
     if (p->stream && !p->convert && t->lines.isa != RL_ISA_SCALAR) p->lines = t->lines;
+    /* short runs copy through vector moves of their width (the scalar twin is memcpy per run,
+     * what the runners do anyway): pure copies, and the rows a converting tile spreads */
+    if (t->runs.isa != RL_ISA_SCALAR) p->runs = t->runs;
 }
 
 /* The data regions and the zero regions of e into `list`. A zero-size tensor has no elements
@@ -348,6 +351,7 @@ void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
         [RL_PK_GATHER_CVT] = "gather+cvt",
         [RL_PK_UNZIP] = "unzip",
         [RL_PK_LINES] = "lines",
+        [RL_PK_RUNS] = "runs",
     };
     size_t at = 0;
 #define RL_PUT(...)                                                                                \

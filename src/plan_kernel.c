@@ -23,6 +23,7 @@
 #define TABLE_MAX          1024                      /* largest index table */
 #define TABLE_MAX_PERIODIC 16384 /* largest one that repeats every 16 entries (keeps_period) */
 #define MAX_LINE_STREAMS   32    /* destination streams of a source-order line copy */
+#define RUNS_MAX_BYTES     256   /* runs up to this long copy as runs (copies_runs) */
 
 /* ---- gathers: index tables -------------------------------------------------------------- */
 
@@ -257,6 +258,15 @@ static bool copies_lines(rl_plan_region_t *r, const rl_plan_t *p) {
     return ok;
 }
 
+/* Pure copies of short runs (K0 of at most RUNS_MAX_BYTES) with nodes around them to batch
+ * run through the run-copy kernel, K2 x K1 runs per call: a blocked layout into one of
+ * another block (aBcd8b -> aBcd16b: 32-byte runs, two source planes per destination block),
+ * or into or out of channels-last, where a memcpy call per run costs more than the move. */
+static bool copies_runs(const rl_plan_region_t *r, const rl_plan_t *p) {
+    return p->runs.fn && r->nnodes >= 2 &&
+           r->node[r->nnodes - 1].n * (rl_dim_t)p->src_es <= RUNS_MAX_BYTES;
+}
+
 /* The final kind from the geometric one and the problem. */
 static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, const rl_plan_t *p,
                                    const rl_problem_t *e) {
@@ -264,6 +274,7 @@ static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, cons
     if (k == RL_PK_TRANSPOSE_CVT && unzips(r, p, e)) return RL_PK_UNZIP;
     if (k == RL_PK_TRANSPOSE_CVT && narrows(r, p, e)) return RL_PK_CVT_TRANSPOSE;
     if (k == RL_PK_COPY && copies_lines(r, p)) return RL_PK_LINES;
+    if (k == RL_PK_COPY && copies_runs(r, p)) return RL_PK_RUNS;
     return k;
 }
 
@@ -295,7 +306,8 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         if (b0 > line) b0 = b0 / line * line;
         break;
     case RL_PK_UNZIP: /* nothing staged: long runs */
-    case RL_PK_LINES: /* whole lines, an item per kernel call */
+    case RL_PK_LINES: /* whole lines or runs, an item per kernel call */
+    case RL_PK_RUNS:
         b0 = r->kernel == RL_PK_UNZIP ? rl_min_dim(n0, ITEM_ELEMS / n1) : n0;
         b1 = r->kernel == RL_PK_UNZIP ? n1 : rl_min_dim(n1, ITEM_ELEMS / n0);
         break;
@@ -405,6 +417,7 @@ static const char *const kind_names[RL_PK_COUNT] = {
     [RL_PK_GATHER_CVT] = "table",
     [RL_PK_UNZIP] = "unzip",
     [RL_PK_LINES] = "lines",
+    [RL_PK_RUNS] = "runs",
 };
 
 static rl_isa_t kind_isa(const rl_plan_t *p, rl_plan_kernel_t k) {
@@ -413,6 +426,7 @@ static rl_isa_t kind_isa(const rl_plan_t *p, rl_plan_kernel_t k) {
     case RL_PK_GATHER_CVT: return p->gather.isa;
     case RL_PK_UNZIP: return p->unzip.isa;
     case RL_PK_LINES: return p->lines.isa;
+    case RL_PK_RUNS: return p->runs.isa;
     case RL_PK_CVT_TRANSPOSE: return p->transpose_narrow.isa;
     default: return p->transpose.isa;
     }
