@@ -354,6 +354,53 @@ bool rl_plan_choose_kernel(rl_plan_region_t *r, const rl_plan_t *p, const rl_pro
     return true;
 }
 
+/* How many of node o's n steps a table of m entries takes in: a factor of n within the
+ * table limits (1 when o does not continue the destination after the m entries). */
+static rl_dim_t table_take(const rl_plan_node_t *o, const rl_plan_t *p, rl_dim_t m) {
+    if (o->s[1] != m || o->n < 2) return 1;
+    /* m lanes stepped on by a whole 16 or by a divisor of it repeat every 16 entries */
+    const bool periodic = m % 16 == 0 ? m == 16 : 16 % m == 0;
+    const rl_dim_t cap = p->convert ? TMP_ELEMS : periodic ? TABLE_MAX_PERIODIC : TABLE_MAX;
+    rl_dim_t take = rl_min_dim(o->n, cap / m);
+    while (take > 1 && o->n % take != 0) --take;
+    return take > 1 ? take : 1;
+}
+
+/* The table: k * o's source stride + lanes[l] at k * m + l; NULL when an offset does not fit
+ * 32 bits or memory is out. */
+static int32_t *grown_table(const int32_t *lanes, rl_dim_t m, rl_dim_t take, rl_dim_t step) {
+    int32_t *table = rl_malloc((size_t)(m * take) * sizeof *table);
+    for (rl_dim_t k = 0; table && k < take; ++k)
+        for (rl_dim_t l = 0; l < m; ++l) {
+            const rl_dim_t off = k * step + lanes[l];
+            if (off > INT32_MAX || off < INT32_MIN) {
+                rl_free(table);
+                return NULL;
+            }
+            table[k * m + l] = (int32_t)off;
+        }
+    return table;
+}
+
+bool rl_plan_choose_table(rl_plan_region_t *r, const rl_plan_t *p, const int32_t *lanes,
+                          rl_dim_t m) {
+    if (r->nnodes == 1 && r->node[0].n == 1) r->nnodes = 0; /* a one-element stand-in */
+    if (r->nnodes == RL_PLAN_MAX_NODES) return false;
+    rl_plan_node_t *o = r->nnodes > 0 ? &r->node[r->nnodes - 1] : NULL;
+    const rl_dim_t take = o ? table_take(o, p, m) : 1;
+    int32_t *table = grown_table(lanes, m, take, o ? o->s[0] : 0);
+    if (!table) return false;
+    if (take > 1 && take == o->n)
+        --r->nnodes; /* taken whole */
+    else if (take > 1)
+        o->n /= take, o->s[0] *= take, o->s[1] *= take;
+    r->node[r->nnodes++] = (rl_plan_node_t){m * take, {0, 1}, {0}};
+    r->table = table;
+    r->kernel = p->convert ? RL_PK_GATHER_CVT : RL_PK_GATHER;
+    set_blocks(r, p);
+    return true;
+}
+
 /* ---- plan-wide: the padding a transpose writes, the name ------------------------------------ */
 
 /* The nodes of r except K0 as a walk of the destination alone: sorted by destination stride
