@@ -52,21 +52,24 @@ typedef struct {
     float v[RL_Q_COUNT][PRM_PERIOD_MAX + PRM_CHUNK];
 } prm_arrays_t;
 
-/* Lays out the parameters of `count` elements of a run from phase `phase` of its period.
- * Returns whether the affine kernel may take them: no src_scale or dst_zp is NaN (its
- * precondition). */
+/* Lays out the parameters of `count` elements of a run from phase `phase` of its period: one
+ * period read, the rest copies of it (element i takes those of i % period). Returns whether
+ * the affine kernel may take them: no src_scale or dst_zp is NaN (its precondition). */
 static bool lay_out_params(const rl_plan_job_t *job, prm_arrays_t *a, const rl_qwalk_t *w,
                            rl_dim_t phase, rl_dim_t count) {
     bool numbers = true;
+    const rl_dim_t first = rl_min_dim(count, w->period);
     for (int j = 0; j < RL_Q_COUNT; ++j) {
         const rl_quant_t *q = &job->e->q[j];
         if (!q->present) continue;
         const bool commutes = j == RL_Q_SRC_SCALE || j == RL_Q_DST_ZP; /* rl_cvt_nan_params */
-        for (rl_dim_t i = 0, k = phase; i < count; ++i, k = k + 1 == w->period ? 0 : k + 1) {
+        for (rl_dim_t i = 0, k = phase; i < first; ++i, k = k + 1 == w->period ? 0 : k + 1) {
             const float v = rl_quant_value(q, job->qv[j], w->idx[j] + k * w->step[j]);
             a->v[j][i] = v;
             numbers &= !commutes || v == v;
         }
+        for (rl_dim_t i = first, len; i < count; i += len) /* doubling: whole periods */
+            len = rl_min_dim(i, count - i), memcpy(a->v[j] + i, a->v[j], (size_t)len * sizeof(float));
     }
     return numbers;
 }
