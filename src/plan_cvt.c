@@ -13,6 +13,7 @@
 #define PRM_CHUNK      256  /* values per chunk of a run with per-element parameters */
 #define PRM_PERIOD_MAX 1024 /* longer parameter periods are laid out per chunk */
 #define GROUP_BYTES    4096 /* destination bytes of the runs a grouped conversion converts */
+#define GROUP_SHORT_BYTES 256 /* runs with constant parameters group up to this long */
 
 void rl_plan_job_init(rl_plan_job_t *job, const rl_plan_t *p, const rl_problem_t *e,
                       const char *src, char *dst, const void *const *qv) {
@@ -197,18 +198,20 @@ static void spread_rows(const rl_plan_job_t *job, const char *buf, char *d, rl_d
     for (rl_dim_t i = 0; i < rows; ++i) memcpy(d + i * dst_row, buf + i * bytes, (size_t)bytes);
 }
 
-/* Runs back to back in the source whose scales or zero points change along them the same way
- * in every run (per output channel on a weight layout: the 16 lanes of o in ABcd16b16a), into
- * destination rows apart: a group of runs converts as one run of period len into a small
- * buffer, whose rows then go to their places. The parameters are laid out and the kernels
- * called once per group instead of once per 16-element run. Not with the sum post-op, which
- * reads the destination. Returns whether it converted them. */
+/* Runs back to back in the source with the same parameters in every run, into destination
+ * rows apart: a group of runs converts as one run (of period len where the scales or zero
+ * points change along the runs the same way: per output channel on a weight layout, the 16
+ * lanes of o in ABcd16b16a) into a small buffer, whose rows then go to their places. The
+ * parameters are laid out and the kernels called once per group instead of once per run:
+ * for runs whose parameters change along them, and for short runs (ABcd4b16a4b: 4 elements).
+ * Not with the sum post-op, which reads the destination. Returns whether it converted them. */
 static bool cvt_runs_grouped(const rl_plan_job_t *job, const char *s, char *d,
                              const rl_cvt_runs_t *r) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     const rl_dim_t per = GROUP_BYTES / (r->len * des);
+    const bool along = rl_plan_varies(job, r->run_q);
     if (r->src_row != r->len || per < 2 || (job->ops & RL_CVT_SUM) ||
-        rl_plan_varies(job, r->row_q) || !rl_plan_varies(job, r->run_q))
+        rl_plan_varies(job, r->row_q) || (!along && r->len * des > GROUP_SHORT_BYTES))
         return false;
     _Alignas(64) char buf[GROUP_BYTES];
     const rl_qwalk_t w = {r->q, r->run_q, r->len};
