@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CVT_CHUNK      1024 /* f32 values between the two conversion halves */
-#define PRM_CHUNK      256  /* values per chunk of a run with per-element parameters */
-#define PRM_PERIOD_MAX 1024 /* longer parameter periods are laid out per chunk */
-#define GROUP_BYTES    4096 /* destination bytes of the runs a grouped conversion converts */
-#define GROUP_SHORT_BYTES 256 /* runs with constant parameters group up to this long */
+#define CVT_CHUNK         1024 /* f32 values between the two conversion halves */
+#define PRM_CHUNK         256  /* values per chunk of a run with per-element parameters */
+#define PRM_PERIOD_MAX    1024 /* longer parameter periods are laid out per chunk */
+#define GROUP_BYTES       4096 /* destination bytes of the runs a grouped conversion converts */
+#define GROUP_SHORT_BYTES 256  /* runs with constant parameters group up to this long */
 
 void rl_plan_job_init(rl_plan_job_t *job, const rl_plan_t *p, const rl_problem_t *e,
                       const char *src, char *dst, const void *const *qv) {
@@ -69,8 +69,10 @@ static bool lay_out_params(const rl_plan_job_t *job, prm_arrays_t *a, const rl_q
             a->v[j][i] = v;
             numbers &= !commutes || v == v;
         }
-        for (rl_dim_t i = first, len; i < count; i += len) /* doubling: whole periods */
-            len = rl_min_dim(i, count - i), memcpy(a->v[j] + i, a->v[j], (size_t)len * sizeof(float));
+        for (rl_dim_t i = first, len; i < count; i += len) { /* doubling: whole periods */
+            len = rl_min_dim(i, count - i);
+            memcpy(a->v[j] + i, a->v[j], (size_t)len * sizeof(float));
+        }
     }
     return numbers;
 }

@@ -33,8 +33,8 @@ static const kernel_t kernels[] = {
 
 /* Strides of n1 x n0 runs of w bytes with random gaps: rows `inner_rows` (the row stride the
  * smaller one) or runs innermost; negated with `flip` (the base moves to the last run). */
-static void strides(tu_rng_t *rng, size_t n1, size_t n0, size_t w, bool inner_rows,
-                    ptrdiff_t *s1, ptrdiff_t *s0) {
+static void strides(tu_rng_t *rng, size_t n1, size_t n0, size_t w, bool inner_rows, ptrdiff_t *s1,
+                    ptrdiff_t *s0) {
     const size_t g0 = (size_t)tu_range(rng, 0, 40), g1 = (size_t)tu_range(rng, 0, 40);
     if (inner_rows) {
         *s1 = (ptrdiff_t)(w + g1);
@@ -71,7 +71,8 @@ static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t
     unsigned char *d = dbuf + 32 + shift + dbase, *wd = want + 32 + shift + dbase;
     for (size_t i = 0; i < n1; ++i)
         for (size_t j = 0; j < n0; ++j)
-            memcpy(wd + (ptrdiff_t)i * ds1 + (ptrdiff_t)j * ds0, s + (ptrdiff_t)i * ss1 + (ptrdiff_t)j * ss0, w);
+            memcpy(wd + (ptrdiff_t)i * ds1 + (ptrdiff_t)j * ds0,
+                   s + (ptrdiff_t)i * ss1 + (ptrdiff_t)j * ss0, w);
     k->fn(n1, n0, w, s, ss1, ss0, d, ds1, ds0);
     CHECK_MSG(memcmp(dbuf, want, dst_bytes) == 0, "%s n1=%zu n0=%zu width=%zu%s", k->name, n1, n0,
               w, flip ? " negative strides" : "");

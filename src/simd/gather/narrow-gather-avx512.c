@@ -14,7 +14,8 @@ static inline __attribute__((always_inline)) void gather_chunk(const char *s, co
         _mm256_storeu_si256((__m256i *)(void *)d,
                             _mm512_cvtepi32_epi16(_mm512_i32gather_epi32(vi, s, 2)));
     else
-        _mm_storeu_si128((__m128i *)(void *)d, _mm512_cvtepi32_epi8(_mm512_i32gather_epi32(vi, s, 1)));
+        _mm_storeu_si128((__m128i *)(void *)d,
+                         _mm512_cvtepi32_epi8(_mm512_i32gather_epi32(vi, s, 1)));
 }
 
 #include "narrow-walk.h"

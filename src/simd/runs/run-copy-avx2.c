@@ -17,8 +17,8 @@ static inline __attribute__((always_inline)) void move_part(const char *s, char 
         _mm_storeu_si128((__m128i *)(d + nb - 16), _mm_loadu_si128((const __m128i *)(s + nb - 16)));
         return;
     }
-    rl_avx2_store_partial16((unsigned char *)d, rl_avx2_load_partial16((const unsigned char *)s, nb),
-                            nb);
+    rl_avx2_store_partial16((unsigned char *)d,
+                            rl_avx2_load_partial16((const unsigned char *)s, nb), nb);
 }
 
 #include "runs-walk.h"
