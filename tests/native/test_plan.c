@@ -127,13 +127,14 @@ int main(void) {
     reorder_case("f32:nhwc:2x32x3x3", "f32:nChw16c:2x32x3x3",
                  "\n  [0] runs off=0/0 nodes(n:src/dst) 2:288/288 2:16/144 9:32/16 16:1/1");
     /* ... and past the streaming size (rl_cpu_stream_threshold, here for caches under 800
-     * MiB), in source order through the line-copy kernel where the ISA has a streaming one:
+     * MiB), in source order through the line-copy kernel where the ISA has a streaming one
+     * (else, as in wasm, the run-copy kernel):
      * K1 the next 16 channels, K2 the pixels */
     reorder_case("f32:nhwc:64x256x56x56", "f32:nChw16c:64x256x56x56",
                  rl_kernel_table(rl_cpu_isa_effective())->lines.isa != RL_ISA_SCALAR
                      ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:256/16 "
                        "16:16/50176 16:1/1"
-                     : "\n  [0] copy off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
+                     : "\n  [0] runs off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
                        "3136:256/16 16:1/1");
     /* the way back has thousands of destination streams in source order: destination order,
      * still the line-copy kernel (one fence per work item) */
@@ -141,7 +142,7 @@ int main(void) {
                  rl_kernel_table(rl_cpu_isa_effective())->lines.isa != RL_ISA_SCALAR
                      ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
                        "16:50176/16 16:1/1"
-                     : "\n  [0] copy off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
+                     : "\n  [0] runs off=0/0 nodes(n:src/dst) 64:802816/802816 3136:16/256 "
                        "16:50176/16 16:1/1");
     /* no unit dst stride: element by element (a unit node is added); 3x4 still folds */
     reorder_case("f32:ab:3x4", "f32:8x2:3x4", "\n  [0] runs off=0/0 nodes(n:src/dst) 12:1/2 1:1/1");
