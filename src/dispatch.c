@@ -18,6 +18,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], isa, fn)
 #define RL_UNZIP_F32(isa, dt, fn)    RL_TAKE(t->unzip_f32[dt], isa, fn)
 #define RL_LINES(isa, fn)            RL_TAKE(t->lines, isa, fn)
+#define RL_RUNS(isa, fn)             RL_TAKE(t->runs, isa, fn)
 #define RL_AFFINE_F32(isa, fn)       RL_TAKE(t->affine_f32, isa, fn)
 #define RL_RESAMPLE_H(isa, dt, fn)   RL_TAKE(t->resample_h[dt], isa, fn)
 #define RL_RESAMPLE_HPX(isa, dt, fn) RL_TAKE(t->resample_hpx[dt], isa, fn)
@@ -27,6 +28,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #include "simd/gather/gather.inc"
 #include "simd/unzip/unzip.inc"
 #include "simd/lines/lines.inc"
+#include "simd/runs/runs.inc"
 #include "simd/affine/affine.inc"
 #include "simd/resample/resample.inc"
 #undef RL_RESAMPLE_H
@@ -34,6 +36,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_RESAMPLE_V
 #undef RL_AFFINE_F32
 #undef RL_LINES
+#undef RL_RUNS
 #undef RL_TRANSPOSE
 #undef RL_GATHER
 #undef RL_CVT_TO_F32

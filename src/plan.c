@@ -169,6 +169,8 @@ typedef struct {
     bool zero;              /* the regions being added are destination padding */
     const rl_plan_t *p;     /* types, flags and kernels: what the kernel choice reads */
     const rl_problem_t *e;
+    const int32_t *lanes;   /* cut_regions: the gather table of the block being added */
+    rl_dim_t nlanes;
 } region_list_t;
 
 static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_dim_t base[2]) {
@@ -196,7 +198,8 @@ static bool add_regions(region_list_t *out, const vdim_t *v, int nv, const rl_di
             r->nnodes += g->nnodes;
         }
         rl_plan_order_and_fold(r);
-        ok = rl_plan_choose_kernel(r, out->p, out->e, out->zero);
+        ok = out->lanes ? rl_plan_choose_table(r, out->p, out->lanes, out->nlanes)
+                        : rl_plan_choose_kernel(r, out->p, out->e, out->zero);
         int d = nv - 1; /* odometer over the segment indices */
         for (; d >= 0 && ++idx[d] == count[d]; --d) idx[d] = 0;
         if (d < 0) break;
@@ -214,10 +217,40 @@ static void vdim_from_dim(vdim_t *v, const rl_problem_t *e, int d, rl_dim_t lo, 
     for (int j = 0; j < RL_Q_COUNT; ++j) v->q[j] = e->q[j].present ? e->q[j].idx_stride[d] : 0;
 }
 
-/* The data regions: every dim over its logical range; a shuffled axis as two vdims. */
+/* A shuffle whose group cuts a source block (nChw16c, C = 464, group 2: source channel
+ * r * 232 + a, and 232 is no multiple of 16) has no constant source stride along its axis.
+ * Each destination block of the axis (B lanes, contiguous) then reads its lanes through a
+ * table of their source offsets, over the other dims' vdims v (nv of them): a region per
+ * block, a gather each. Returns false where the destination's lanes are not contiguous. */
+static bool cut_regions(region_list_t *out, const rl_problem_t *e, const vdim_t *v, int nv,
+                        int d, const rl_dim_t base[2]) {
+    levels_t sl, dl;
+    levels_of_map(&sl, &e->src_map[d]);
+    levels_of_map(&dl, &e->dst_map[d]);
+    if (dl.n < 2 || dl.stride[0] != 1 || dl.cum[1] > 64) return false;
+    const rl_dim_t B = dl.cum[1], C = e->dims[d], rows = e->shuffle_rows, cols = e->shuffle_cols;
+    int32_t lanes[64];
+    bool ok = true;
+    for (rl_dim_t c0 = 0; ok && c0 < C; c0 += B) {
+        out->nlanes = rl_min_dim(B, C - c0);
+        for (rl_dim_t l = 0; ok && l < out->nlanes; ++l) {
+            const rl_dim_t c = c0 + l, off = levels_offset(&sl, c % rows * cols + c / rows);
+            ok = off <= INT32_MAX;
+            lanes[l] = (int32_t)off;
+        }
+        out->lanes = lanes;
+        const rl_dim_t at[2] = {base[0], base[1] + levels_offset(&dl, c0)};
+        ok = ok && add_regions(out, v, nv, at);
+    }
+    out->lanes = NULL;
+    return ok;
+}
+
+/* The data regions: every dim over its logical range; a shuffled axis as two vdims, or where
+ * its group cuts a block, as tables (cut_regions). */
 static bool data_regions(region_list_t *out, const rl_problem_t *e) {
     vdim_t v[2 * RL_MAX_NDIMS];
-    int nv = 0;
+    int nv = 0, cut = -1;
     for (int d = 0; d < e->ndims; ++d) {
         vdim_from_dim(&v[nv], e, d, 0, e->dims[d]);
         const rl_dim_t rows = e->shuffle_rows, cols = e->shuffle_cols; /* c = a*rows + r */
@@ -227,9 +260,12 @@ static bool data_regions(region_list_t *out, const rl_problem_t *e) {
             continue;
         }
         const vdim_t axis = v[nv];
-        if (!levels_compatible(&axis.lv[0], cols) || !levels_compatible(&axis.lv[1], rows))
-            return false;
-        vdim_t *a = &v[nv++], *r = &v[nv++];
+        if (!levels_compatible(&axis.lv[0], cols) || !levels_compatible(&axis.lv[1], rows)) {
+            cut = d; /* not a vdim: the tables walk it */
+            continue;
+        }
+        ++nv;
+        vdim_t *a = &v[nv - 1], *r = &v[nv++];
         memset(r, 0, sizeof *r);
         a->hi = cols, r->hi = rows;
         levels_below(&a->lv[0], &axis.lv[0], cols); /* src index r*cols + a */
@@ -238,7 +274,7 @@ static bool data_regions(region_list_t *out, const rl_problem_t *e) {
         levels_below(&r->lv[1], &axis.lv[1], rows);
     }
     const rl_dim_t base[2] = {e->src_offset0, e->dst_offset0};
-    return add_regions(out, v, nv, base);
+    return cut < 0 ? add_regions(out, v, nv, base) : cut_regions(out, e, v, nv, cut, base);
 }
 
 /* The zero regions: for each padded dim d, d over [dims, padded), the dims before it over
@@ -295,6 +331,9 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     p->affine = t->affine_f32;
     /* pure copies past the streaming size copy whole lines with non-temporal stores */
     if (p->stream && !p->convert && t->lines.isa != RL_ISA_SCALAR) p->lines = t->lines;
+    /* short runs copy through vector moves of their width (the scalar twin is memcpy per run,
+     * what the runners do anyway): pure copies, and the rows a converting tile spreads */
+    if (t->runs.isa != RL_ISA_SCALAR) p->runs = t->runs;
 }
 
 /* The data regions and the zero regions of e into `list`. A zero-size tensor has no elements
@@ -315,7 +354,7 @@ bool rl_plan_build(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     memset(p, 0, sizeof *p);
     choose_kernels(p, e, isa);
     region_list_t list = {rl_malloc(RL_PLAN_MAX_REGIONS * sizeof(rl_plan_region_t)), 0, false,
-                          p, e};
+                          p, e, NULL, 0};
     if (!build_regions(&list, e)) {
         for (int i = 0; list.regions && i < list.n; ++i) rl_free(list.regions[i].table);
         rl_free(list.regions);
@@ -348,6 +387,7 @@ void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
         [RL_PK_GATHER_CVT] = "gather+cvt",
         [RL_PK_UNZIP] = "unzip",
         [RL_PK_LINES] = "lines",
+        [RL_PK_RUNS] = "runs",
     };
     size_t at = 0;
 #define RL_PUT(...)                                                                                \

@@ -50,6 +50,9 @@ typedef enum {
     RL_PK_LINES,         /* a streaming copy of 64-byte runs (K0; nhwc <-> nChw16c f32), in
                             source order where few destination streams allow: the line kernel,
                             one call per work item */
+    RL_PK_RUNS,          /* a copy of short runs (K0 under RUNS_MAX_BYTES, plan_kernel.c:
+                            blocked <-> blocked or channels-last), K2 x K1 runs of K0 per call of
+                            the run-copy kernel, one call per work item */
     RL_PK_COUNT
 } rl_plan_kernel_t;
 
@@ -98,6 +101,8 @@ typedef struct {
     rl_affine_slot_t affine;              /* scales and zero points that change along a run */
     rl_lines_slot_t lines; /* a streaming pure copy: RL_PK_LINES regions and the contiguous runs
                               of whole lines; fn NULL otherwise */
+    rl_runs_slot_t runs;  /* RL_PK_RUNS regions and the rows of grouped conversions
+                             (plan_cvt.c); fn NULL where only the scalar twin exists */
     char impl[40];             /* e.g. "transpose-x32:avx512" */
 } rl_plan_t;
 

@@ -9,9 +9,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CVT_CHUNK      1024 /* f32 values between the two conversion halves */
-#define PRM_CHUNK      256  /* values per chunk of a run with per-element parameters */
-#define PRM_PERIOD_MAX 1024 /* longer parameter periods are laid out per chunk */
+#define CVT_CHUNK         1024 /* f32 values between the two conversion halves */
+#define PRM_CHUNK         256  /* values per chunk of a run with per-element parameters */
+#define PRM_PERIOD_MAX    1024 /* longer parameter periods are laid out per chunk */
+#define GROUP_BYTES       4096 /* destination bytes of the runs a grouped conversion converts */
+#define GROUP_SHORT_BYTES 256  /* runs with constant parameters group up to this long */
 
 void rl_plan_job_init(rl_plan_job_t *job, const rl_plan_t *p, const rl_problem_t *e,
                       const char *src, char *dst, const void *const *qv) {
@@ -51,20 +53,25 @@ typedef struct {
     float v[RL_Q_COUNT][PRM_PERIOD_MAX + PRM_CHUNK];
 } prm_arrays_t;
 
-/* Lays out the parameters of `count` elements of a run from phase `phase` of its period.
- * Returns whether the affine kernel may take them: no src_scale or dst_zp is NaN (its
- * precondition). */
+/* Lays out the parameters of `count` elements of a run from phase `phase` of its period: one
+ * period read, the rest copies of it (element i takes those of i % period). Returns whether
+ * the affine kernel may take them: no src_scale or dst_zp is NaN (its precondition). */
 static bool lay_out_params(const rl_plan_job_t *job, prm_arrays_t *a, const rl_qwalk_t *w,
                            rl_dim_t phase, rl_dim_t count) {
     bool numbers = true;
+    const rl_dim_t first = rl_min_dim(count, w->period);
     for (int j = 0; j < RL_Q_COUNT; ++j) {
         const rl_quant_t *q = &job->e->q[j];
         if (!q->present) continue;
         const bool commutes = j == RL_Q_SRC_SCALE || j == RL_Q_DST_ZP; /* rl_cvt_nan_params */
-        for (rl_dim_t i = 0, k = phase; i < count; ++i, k = k + 1 == w->period ? 0 : k + 1) {
+        for (rl_dim_t i = 0, k = phase; i < first; ++i, k = k + 1 == w->period ? 0 : k + 1) {
             const float v = rl_quant_value(q, job->qv[j], w->idx[j] + k * w->step[j]);
             a->v[j][i] = v;
             numbers &= !commutes || v == v;
+        }
+        for (rl_dim_t i = first, len; i < count; i += len) { /* doubling: whole periods */
+            len = rl_min_dim(i, count - i);
+            memcpy(a->v[j] + i, a->v[j], (size_t)len * sizeof(float));
         }
     }
     return numbers;
@@ -182,6 +189,42 @@ void rl_plan_cvt_run(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t 
     }
 }
 
+/* Rows `dst_row` elements apart from a buffer of rows back to back: the run-copy kernel where
+ * the plan has one, else a memcpy each. */
+static void spread_rows(const rl_plan_job_t *job, const char *buf, char *d, rl_dim_t rows,
+                        rl_dim_t bytes, rl_dim_t dst_row) {
+    if (job->p->runs.fn) {
+        job->p->runs.fn(1, (size_t)rows, (size_t)bytes, buf, 0, bytes, d, 0, dst_row);
+        return;
+    }
+    for (rl_dim_t i = 0; i < rows; ++i) memcpy(d + i * dst_row, buf + i * bytes, (size_t)bytes);
+}
+
+/* Runs back to back in the source with the same parameters in every run, into destination
+ * rows apart: a group of runs converts as one run (of period len where the scales or zero
+ * points change along the runs the same way: per output channel on a weight layout, the 16
+ * lanes of o in ABcd16b16a) into a small buffer, whose rows then go to their places. The
+ * parameters are laid out and the kernels called once per group instead of once per run:
+ * for runs whose parameters change along them, and for short runs (ABcd4b16a4b: 4 elements).
+ * Not with the sum post-op, which reads the destination. Returns whether it converted them. */
+static bool cvt_runs_grouped(const rl_plan_job_t *job, const char *s, char *d,
+                             const rl_cvt_runs_t *r) {
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    const rl_dim_t per = GROUP_BYTES / (r->len * des);
+    const bool along = rl_plan_varies(job, r->run_q);
+    if (r->src_row != r->len || per < 2 || (job->ops & RL_CVT_SUM) ||
+        rl_plan_varies(job, r->row_q) || (!along && r->len * des > GROUP_SHORT_BYTES))
+        return false;
+    _Alignas(64) char buf[GROUP_BYTES];
+    const rl_qwalk_t w = {r->q, r->run_q, r->len};
+    for (rl_dim_t i = 0; i < r->rows; i += per) {
+        const rl_dim_t m = rl_min_dim(per, r->rows - i);
+        rl_plan_cvt_run(job, s + i * r->len * ses, buf, m * r->len, &w, false);
+        spread_rows(job, buf, d + i * r->dst_row * des, m, r->len * des, r->dst_row * des);
+    }
+    return true;
+}
+
 /* Runs back to back on both sides with the same parameters convert in one call (a staged
  * tile of 16-lane rows would otherwise cost a call per row), which streams like any
  * contiguous run of RL_PLAN_STREAM_RUN_BYTES when it writes the destination. */
@@ -194,6 +237,7 @@ void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl
                         stream && r->rows * r->len * des >= RL_PLAN_STREAM_RUN_BYTES);
         return;
     }
+    if (cvt_runs_grouped(job, s, d, r)) return;
     rl_dim_t qi[RL_Q_COUNT];
     const rl_qwalk_t w = {qi, r->run_q, r->len};
     for (rl_dim_t i = 0; i < r->rows; ++i) {

@@ -254,6 +254,16 @@ static void run_lines(const job_t *job, const item_t *it) {
                      (size_t)(k1->s[1] * des), job->p->stream);
 }
 
+/* A RL_PK_RUNS item: its K2 x K1 runs of K0 (never split) in one kernel call. */
+static void run_runs(const job_t *job, const item_t *it) {
+    const rl_plan_region_t *r = job->r;
+    const rl_plan_node_t *k1 = knode(r, 1), *k2 = knode(r, 2);
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    job->p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[1], (size_t)(it->cnt[0] * ses),
+                    job->src + it->off[0] * ses, k2->s[0] * ses, k1->s[0] * ses,
+                    job->dst + it->off[1] * des, k2->s[1] * des, k1->s[1] * des);
+}
+
 /* A RL_PK_TRANSPOSE item: its K2 transposes of K0 x K1 in one kernel call (a shuffle of 116
  * channels on nhwc is a 2 x 58 transpose per pixel: a call each would cost as much as the
  * move), each destination run followed by the region's padding zeros. */
@@ -274,6 +284,8 @@ static void run_items(void *ctx, size_t begin, size_t end) {
         locate_item(job->r, item, &it);
         if (job->r->kernel == RL_PK_LINES)
             run_lines(job, &it);
+        else if (job->r->kernel == RL_PK_RUNS)
+            run_runs(job, &it);
         else if (job->r->kernel == RL_PK_TRANSPOSE)
             run_transposes(job, &it);
         else

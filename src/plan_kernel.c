@@ -23,6 +23,7 @@
 #define TABLE_MAX          1024                      /* largest index table */
 #define TABLE_MAX_PERIODIC 16384 /* largest one that repeats every 16 entries (keeps_period) */
 #define MAX_LINE_STREAMS   32    /* destination streams of a source-order line copy */
+#define RUNS_MAX_BYTES     256   /* runs up to this long copy as runs (copies_runs) */
 
 /* ---- gathers: index tables -------------------------------------------------------------- */
 
@@ -257,6 +258,15 @@ static bool copies_lines(rl_plan_region_t *r, const rl_plan_t *p) {
     return ok;
 }
 
+/* Pure copies of short runs (K0 of at most RUNS_MAX_BYTES) with nodes around them to batch
+ * run through the run-copy kernel, K2 x K1 runs per call: a blocked layout into one of
+ * another block (aBcd8b -> aBcd16b: 32-byte runs, two source planes per destination block),
+ * or into or out of channels-last, where a memcpy call per run costs more than the move. */
+static bool copies_runs(const rl_plan_region_t *r, const rl_plan_t *p) {
+    return p->runs.fn && r->nnodes >= 2 &&
+           r->node[r->nnodes - 1].n * (rl_dim_t)p->src_es <= RUNS_MAX_BYTES;
+}
+
 /* The final kind from the geometric one and the problem. */
 static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, const rl_plan_t *p,
                                    const rl_problem_t *e) {
@@ -264,6 +274,7 @@ static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, cons
     if (k == RL_PK_TRANSPOSE_CVT && unzips(r, p, e)) return RL_PK_UNZIP;
     if (k == RL_PK_TRANSPOSE_CVT && narrows(r, p, e)) return RL_PK_CVT_TRANSPOSE;
     if (k == RL_PK_COPY && copies_lines(r, p)) return RL_PK_LINES;
+    if (k == RL_PK_COPY && copies_runs(r, p)) return RL_PK_RUNS;
     return k;
 }
 
@@ -295,7 +306,8 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         if (b0 > line) b0 = b0 / line * line;
         break;
     case RL_PK_UNZIP: /* nothing staged: long runs */
-    case RL_PK_LINES: /* whole lines, an item per kernel call */
+    case RL_PK_LINES: /* whole lines or runs, an item per kernel call */
+    case RL_PK_RUNS:
         b0 = r->kernel == RL_PK_UNZIP ? rl_min_dim(n0, ITEM_ELEMS / n1) : n0;
         b1 = r->kernel == RL_PK_UNZIP ? n1 : rl_min_dim(n1, ITEM_ELEMS / n0);
         break;
@@ -338,6 +350,53 @@ bool rl_plan_choose_kernel(rl_plan_region_t *r, const rl_plan_t *p, const rl_pro
         r->kernel = RL_PK_ZERO;
     else
         r->kernel = final_kind(r, table ? RL_PK_GATHER : geometric_kind(r), p, e);
+    set_blocks(r, p);
+    return true;
+}
+
+/* How many of node o's n steps a table of m entries takes in: a factor of n within the
+ * table limits (1 when o does not continue the destination after the m entries). */
+static rl_dim_t table_take(const rl_plan_node_t *o, const rl_plan_t *p, rl_dim_t m) {
+    if (o->s[1] != m || o->n < 2) return 1;
+    /* m lanes stepped on by a whole 16 or by a divisor of it repeat every 16 entries */
+    const bool periodic = m % 16 == 0 ? m == 16 : 16 % m == 0;
+    const rl_dim_t cap = p->convert ? TMP_ELEMS : periodic ? TABLE_MAX_PERIODIC : TABLE_MAX;
+    rl_dim_t take = rl_min_dim(o->n, cap / m);
+    while (take > 1 && o->n % take != 0) --take;
+    return take > 1 ? take : 1;
+}
+
+/* The table: k * o's source stride + lanes[l] at k * m + l; NULL when an offset does not fit
+ * 32 bits or memory is out. */
+static int32_t *grown_table(const int32_t *lanes, rl_dim_t m, rl_dim_t take, rl_dim_t step) {
+    int32_t *table = rl_malloc((size_t)(m * take) * sizeof *table);
+    for (rl_dim_t k = 0; table && k < take; ++k)
+        for (rl_dim_t l = 0; l < m; ++l) {
+            const rl_dim_t off = k * step + lanes[l];
+            if (off > INT32_MAX || off < INT32_MIN) {
+                rl_free(table);
+                return NULL;
+            }
+            table[k * m + l] = (int32_t)off;
+        }
+    return table;
+}
+
+bool rl_plan_choose_table(rl_plan_region_t *r, const rl_plan_t *p, const int32_t *lanes,
+                          rl_dim_t m) {
+    if (r->nnodes == 1 && r->node[0].n == 1) r->nnodes = 0; /* a one-element stand-in */
+    if (r->nnodes == RL_PLAN_MAX_NODES) return false;
+    rl_plan_node_t *o = r->nnodes > 0 ? &r->node[r->nnodes - 1] : NULL;
+    const rl_dim_t take = o ? table_take(o, p, m) : 1;
+    int32_t *table = grown_table(lanes, m, take, o ? o->s[0] : 0);
+    if (!table) return false;
+    if (take > 1 && take == o->n)
+        --r->nnodes; /* taken whole */
+    else if (take > 1)
+        o->n /= take, o->s[0] *= take, o->s[1] *= take;
+    r->node[r->nnodes++] = (rl_plan_node_t){m * take, {0, 1}, {0}};
+    r->table = table;
+    r->kernel = p->convert ? RL_PK_GATHER_CVT : RL_PK_GATHER;
     set_blocks(r, p);
     return true;
 }
@@ -405,6 +464,7 @@ static const char *const kind_names[RL_PK_COUNT] = {
     [RL_PK_GATHER_CVT] = "table",
     [RL_PK_UNZIP] = "unzip",
     [RL_PK_LINES] = "lines",
+    [RL_PK_RUNS] = "runs",
 };
 
 static rl_isa_t kind_isa(const rl_plan_t *p, rl_plan_kernel_t k) {
@@ -413,6 +473,7 @@ static rl_isa_t kind_isa(const rl_plan_t *p, rl_plan_kernel_t k) {
     case RL_PK_GATHER_CVT: return p->gather.isa;
     case RL_PK_UNZIP: return p->unzip.isa;
     case RL_PK_LINES: return p->lines.isa;
+    case RL_PK_RUNS: return p->runs.isa;
     case RL_PK_CVT_TRANSPOSE: return p->transpose_narrow.isa;
     default: return p->transpose.isa;
     }

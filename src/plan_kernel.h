@@ -13,6 +13,12 @@
  * slots are set. Returns false when r cannot be run (too many nodes, out of memory). */
 bool rl_plan_choose_kernel(rl_plan_region_t *r, const rl_plan_t *p, const rl_problem_t *e,
                            bool zero);
+/* Makes r a gather through a table whose first m entries are `lanes` (source offsets of the m
+ * destination-contiguous elements appended as r's K0): the lanes of one destination block of
+ * a shuffle whose group cuts a source block (plan.c). The table grows over the node just
+ * outside where it continues the destination. Returns false as rl_plan_choose_kernel does. */
+bool rl_plan_choose_table(rl_plan_region_t *r, const rl_plan_t *p, const int32_t *lanes,
+                          rl_dim_t m);
 /* Pure transposes that end where a zero region of padding starts write those zeros
  * themselves; the zero regions go. */
 void rl_plan_fuse_padding(rl_plan_t *p);

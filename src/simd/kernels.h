@@ -94,6 +94,17 @@ typedef void (*rl_transpose_fn)(RL_TRANSPOSE_PARAMS);
         size_t dst_stride1, size_t dst_stride0, bool stream
 typedef void (*rl_lines_fn)(RL_LINES_PARAMS);
 
+/* 2-D copy of runs of one width, the short contiguous runs of a move between blocked layouts
+ * of different blocks or between blocked and channels-last ones (aBcd8b -> aBcd16b: 32-byte
+ * runs, two source planes per destination block), many in one call instead of a memcpy each:
+ *   dst[i * dst_stride1 + j * dst_stride0 + b] = src[i * src_stride1 + j * src_stride0 + b]
+ *   for i < n1, j < n0, b < width (strides in bytes, any sign; the runs do not overlap).
+ * Reads and writes only those bytes. Plain stores (whole lines go to the line kernel). */
+#define RL_RUNS_PARAMS                                                                         \
+    size_t n1, size_t n0, size_t width, const void *src, ptrdiff_t src_stride1,                \
+        ptrdiff_t src_stride0, void *dst, ptrdiff_t dst_stride1, ptrdiff_t dst_stride0
+typedef void (*rl_runs_fn)(RL_RUNS_PARAMS);
+
 /* Gather through an index table, for moves that do not split into 2-D tiles (a shuffle on a
  * blocked axis):
  *   dst[r * dst_stride + i * es] = src[r * src_stride + idx[i] * es]   for r < rows, i < m.
@@ -221,6 +232,7 @@ typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 
 /* The prototypes of every registered kernel, from the enumerators. */
 #define RL_LINES(isa, fn) void fn(RL_LINES_PARAMS);
+#define RL_RUNS(isa, fn) void fn(RL_RUNS_PARAMS);
 #define RL_TRANSPOSE(isa, bits, fn) void fn(RL_TRANSPOSE_PARAMS);
 #define RL_GATHER(isa, bits, fn) void fn(RL_GATHER_PARAMS);
 #define RL_CVT_TO_F32(isa, dt, fn) void fn(RL_CVT_TO_F32_PARAMS);
@@ -232,9 +244,11 @@ typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 #include "cvt/cvt.inc"
 #include "unzip/unzip.inc"
 #include "lines/lines.inc"
+#include "runs/runs.inc"
 #include "affine/affine.inc"
 #undef RL_AFFINE_F32
 #undef RL_LINES
+#undef RL_RUNS
 #undef RL_TRANSPOSE
 #undef RL_GATHER
 #undef RL_CVT_TO_F32

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The loops every vector run-copy kernel (src/simd/runs/run-copy-*.c) shares: n1 x n0 runs of
+ * one width, each moved with whole vector loads and stores, the width a constant wherever it
+ * is one of the usual ones (a blocked layout's run: 8 or 16 elements of 1, 2 or 4 bytes, or
+ * C elements of a channels-last pixel), so a run of 32 bytes is one load and one store with no
+ * loop and no call. Only the register moves differ between files, so each defines, before
+ * including this header once at its end,
+ *   RL_RUN_VEC                the bytes of its widest move
+ *   move_vec(s, d)            RL_RUN_VEC bytes from s to d
+ *   move_part(s, d, nb)       nb < RL_RUN_VEC bytes from s to d, no byte past them touched
+ * and gets RL_RUNS_KERNEL(name), which defines the kernel `name` (kernels.h, rl_runs_fn). */
+#ifndef RL_SIMD_RUNS_WALK_H
+#define RL_SIMD_RUNS_WALK_H
+
+#include <stddef.h>
+
+/* One run of w bytes: whole vectors, then the tail as one more vector ending at the run's
+ * end (it rewrites a few bytes with the same values: no read or write outside the run), or,
+ * in a run shorter than a vector, a partial move. */
+static inline __attribute__((always_inline)) void copy_run(const char *s, char *d, size_t w) {
+    if (w < RL_RUN_VEC) {
+        move_part(s, d, w);
+        return;
+    }
+    size_t b = 0;
+    for (; b + RL_RUN_VEC <= w; b += RL_RUN_VEC) move_vec(s + b, d + b);
+    if (b < w) move_vec(s + w - RL_RUN_VEC, d + w - RL_RUN_VEC);
+}
+
+/* Every run, row by row (w a constant after inlining). */
+static inline __attribute__((always_inline)) void
+copy_runs(size_t n1, size_t n0, size_t w, const char *s, ptrdiff_t ss1, ptrdiff_t ss0, char *d,
+          ptrdiff_t ds1, ptrdiff_t ds0) {
+    for (size_t i = 0; i < n1; ++i) {
+        const char *si = s + (ptrdiff_t)i * ss1;
+        char *di = d + (ptrdiff_t)i * ds1;
+        for (size_t j = 0; j < n0; ++j) copy_run(si + (ptrdiff_t)j * ss0, di + (ptrdiff_t)j * ds0, w);
+    }
+}
+
+/* The widths a blocked or channels-last layout makes most (multiples of 4 bytes up to 64, and
+ * two and four lines) get a loop each; others take the general one. */
+#define RL_RUNS_WIDTH(W)                                                                           \
+    case W: copy_runs(n1, n0, W, s, ss1, ss0, d, ds1, ds0); return;
+#define RL_RUNS_KERNEL(name)                                                                       \
+    void name(RL_RUNS_PARAMS) {                                                                    \
+        const char *s = (const char *)src;                                                         \
+        char *d = (char *)dst;                                                                     \
+        const ptrdiff_t ss1 = src_stride1, ss0 = src_stride0, ds1 = dst_stride1,                   \
+                        ds0 = dst_stride0;                                                         \
+        switch (width) {                                                                           \
+            RL_RUNS_WIDTH(4) RL_RUNS_WIDTH(8) RL_RUNS_WIDTH(12) RL_RUNS_WIDTH(16)                  \
+            RL_RUNS_WIDTH(20) RL_RUNS_WIDTH(24) RL_RUNS_WIDTH(28) RL_RUNS_WIDTH(32)                \
+            RL_RUNS_WIDTH(36) RL_RUNS_WIDTH(40) RL_RUNS_WIDTH(44) RL_RUNS_WIDTH(48)                \
+            RL_RUNS_WIDTH(52) RL_RUNS_WIDTH(56) RL_RUNS_WIDTH(60) RL_RUNS_WIDTH(64)                \
+            RL_RUNS_WIDTH(128) RL_RUNS_WIDTH(256)                                                  \
+        default: copy_runs(n1, n0, width, s, ss1, ss0, d, ds1, ds0);                               \
+        }                                                                                          \
+    }
+
+#endif
