@@ -1,15 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The thread pool (see threadpool.h). Workers sleep on a condition variable between jobs; a
- * job is (fn, ctx, n) plus a generation counter that wakes them; the caller waits until every
- * worker has finished its chunk. */
+ * job is (fn, ctx, n, active threads) plus a generation counter that wakes them; the caller
+ * waits until every active worker has finished its chunk. A job on fewer threads than the
+ * pool has still wakes every worker (one broadcast), but waits only for the active ones. */
 #include "threadpool.h"
 
 #include "alloc.h"
 #include "error.h"
+#include "verbose.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The measurement of the pool's costs (measure_costs): empty jobs, the median of the timed
+ * ones; cache-resident copies of COPY_BYTES (half of a 64 KiB buffer: in the L2 of any core
+ * with AVX2 or a wasm runtime's host), the best of the timed rounds. */
+#define WAKE_WARMUPS   2
+#define WAKE_SAMPLES   9
+#define COPY_BYTES     (32 * 1024)
+#define COPY_PER_ROUND 16
+#define COPY_ROUNDS    5
 
 struct rl_threadpool {
     int nthreads;
@@ -23,6 +36,9 @@ struct rl_threadpool {
     rl_chunk_fn fn;
     void *ctx;
     size_t n;
+    int active;             /* threads of the current job, the caller's included */
+    atomic_bool measured;   /* cost is set (under job_lock, once) */
+    rl_thread_cost_t cost;
 };
 
 typedef struct {
@@ -31,10 +47,8 @@ typedef struct {
 } worker_arg_t;
 
 static void run_chunk(rl_threadpool_t *p, int i) {
-    const size_t t = (size_t)p->nthreads;
-    const size_t begin = p->n / t * (size_t)i + ((size_t)i < p->n % t ? (size_t)i : p->n % t);
-    const size_t size = p->n / t + ((size_t)i < p->n % t ? 1 : 0);
-    if (size) p->fn(p->ctx, begin, begin + size);
+    const rl_range_t r = rl_split_range(p->n, p->active, i, 1);
+    if (r.end > r.begin) p->fn(p->ctx, r.begin, r.end);
 }
 
 static void *worker_main(void *arg) {
@@ -47,6 +61,7 @@ static void *worker_main(void *arg) {
         while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
         if (p->stop) break;
         seen = p->generation;
+        if (w.index >= p->active) continue; /* not in this job */
         pthread_mutex_unlock(&p->mu);
         run_chunk(p, w.index);
         pthread_mutex_lock(&p->mu);
@@ -69,6 +84,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
+    atomic_init(&p->measured, false);
     p->nthreads = 1; /* grows as workers start, so destroy() joins exactly those */
     for (int i = 1; i < nthreads; ++i) {
         worker_arg_t *w = rl_malloc(sizeof *w);
@@ -105,15 +121,11 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
     rl_free(p);
 }
 
-void rl_parallelize(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n) {
-    if (n == 0) return;
-    if (p == NULL || p->nthreads < 2 || n < 2 || pthread_mutex_trylock(&p->job_lock) != 0) {
-        fn(ctx, 0, n);
-        return;
-    }
+/* One job on `active` threads; the caller holds job_lock. */
+static void run_job(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
     pthread_mutex_lock(&p->mu);
-    p->fn = fn, p->ctx = ctx, p->n = n;
-    p->pending = p->nthreads - 1;
+    p->fn = fn, p->ctx = ctx, p->n = n, p->active = active;
+    p->pending = active - 1;
     ++p->generation;
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
@@ -121,5 +133,92 @@ void rl_parallelize(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n) {
     pthread_mutex_lock(&p->mu);
     while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
+}
+
+static void nothing(void *ctx, size_t begin, size_t end) { (void)ctx, (void)begin, (void)end; }
+
+/* The median time of an empty job on every thread, in ns. */
+static double measure_wake_ns(rl_threadpool_t *p) {
+    const size_t n = (size_t)p->nthreads;
+    double t[WAKE_SAMPLES];
+    for (int i = 0; i < WAKE_WARMUPS; ++i) run_job(p, p->nthreads, nothing, NULL, n);
+    for (int i = 0; i < WAKE_SAMPLES; ++i) {
+        const double t0 = rl_now_ms();
+        run_job(p, p->nthreads, nothing, NULL, n);
+        t[i] = rl_now_ms() - t0;
+    }
+    for (int i = 1; i < WAKE_SAMPLES; ++i) /* insertion sort: nine values */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; --j) {
+            const double x = t[j];
+            t[j] = t[j - 1], t[j - 1] = x;
+        }
+    return t[WAKE_SAMPLES / 2] * 1e6;
+}
+
+/* Bytes read + written per ns by this thread's memcpy within the cache: the best round. */
+static double measure_copy_rate(void) {
+    char *buf = rl_malloc(2 * COPY_BYTES);
+    if (buf == NULL) return 0; /* unmeasured: the policy then keeps jobs on one thread */
+    memset(buf, 1, 2 * COPY_BYTES);
+    double best = 0;
+    for (int r = 0; r < COPY_ROUNDS; ++r) {
+        const double t0 = rl_now_ms();
+        for (int i = 0; i < COPY_PER_ROUND; ++i) {
+            memcpy(buf + COPY_BYTES, buf, COPY_BYTES);
+            buf[i] = (char)(buf[COPY_BYTES + i] + 1); /* a dependency, so no copy is elided */
+        }
+        const double ms = rl_now_ms() - t0;
+        if (ms > 0 && (best == 0 || ms < best)) best = ms;
+    }
+    rl_free(buf);
+    return best > 0 ? 2.0 * COPY_BYTES * COPY_PER_ROUND / (best * 1e6) : 0;
+}
+
+/* Measures the costs unless done; the caller holds job_lock. */
+static void measure_costs(rl_threadpool_t *p) {
+    if (atomic_load(&p->measured)) return;
+    p->cost.wake_ns = measure_wake_ns(p);
+    p->cost.bytes_per_ns = measure_copy_rate();
+    atomic_store(&p->measured, true);
+}
+
+rl_thread_cost_t rl_threadpool_cost(rl_threadpool_t *p) {
+    const rl_thread_cost_t none = {0, 0};
+    if (p == NULL) return none;
+    pthread_mutex_lock(&p->job_lock);
+    measure_costs(p);
     pthread_mutex_unlock(&p->job_lock);
+    return p->cost;
+}
+
+int rl_threadpool_threads_for(rl_threadpool_t *p, size_t bytes, size_t n) {
+    if (p == NULL || p->nthreads < 2 || n < 2) return 1;
+    if (!atomic_load(&p->measured)) { /* the first job measures; one that finds it busy waits not */
+        if (pthread_mutex_trylock(&p->job_lock) != 0) return 1;
+        measure_costs(p);
+        pthread_mutex_unlock(&p->job_lock);
+    }
+    return rl_thread_count(&p->cost, p->nthreads, bytes, n);
+}
+
+/* [0, n) on `active` threads of the pool, or on the caller when that is 1 or the pool is busy
+ * with another caller's job. */
+static void parallelize_on(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
+    if (active < 2 || pthread_mutex_trylock(&p->job_lock) != 0) {
+        fn(ctx, 0, n);
+        return;
+    }
+    run_job(p, active, fn, ctx, n);
+    pthread_mutex_unlock(&p->job_lock);
+}
+
+void rl_parallelize(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n) {
+    if (n == 0) return;
+    const int all = p == NULL ? 1 : (size_t)p->nthreads < n ? p->nthreads : (int)n;
+    parallelize_on(p, all, fn, ctx, n);
+}
+
+void rl_parallelize_bytes(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n, size_t bytes) {
+    if (n == 0) return;
+    parallelize_on(p, rl_threadpool_threads_for(p, bytes, n), fn, ctx, n);
 }
