@@ -36,8 +36,8 @@ struct rl_threadpool {
     rl_chunk_fn fn;
     void *ctx;
     size_t n;
-    int active;             /* threads of the current job, the caller's included */
-    atomic_bool measured;   /* cost is set (under job_lock, once) */
+    int active;           /* threads of the current job, the caller's included */
+    atomic_bool measured; /* cost is set (under job_lock, once) */
     rl_thread_cost_t cost;
 };
 
@@ -97,8 +97,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
         if (pthread_create(&p->threads[i], NULL, worker_main, w) != 0) {
             rl_free(w);
             rl_threadpool_destroy(p);
-            return rl_error(RL_RUNTIME_ERROR, where, "cannot start thread %d of %d", i,
-                            nthreads);
+            return rl_error(RL_RUNTIME_ERROR, where, "cannot start thread %d of %d", i, nthreads);
         }
         p->nthreads = i + 1;
     }

@@ -2,9 +2,9 @@
 /*
  * test_thread_policy — the thread policy (src/thread_policy.h) and the pool's use of it:
  *  - the splitter: for 2 to 64 threads and many sizes and alignments, the ranges tile [0, n)
- *    in order, start on unit boundaries (or at n, empty), differ by at most one unit, and none is empty while
- *    there are as many units as threads; the partitions for 16, 32 and 64 threads are printed
- *    and a few are pinned exactly (this machine cannot run 64 threads; the splitter is pure);
+ *    in order, start on unit boundaries (or at n, empty), differ by at most one unit, and none is
+ * empty while there are as many units as threads; the partitions for 16, 32 and 64 threads are
+ * printed and a few are pinned exactly (this machine cannot run 64 threads; the splitter is pure);
  *  - the count: one thread until a share of the bytes pays RL_THREAD_SHARE_WAKES wake costs,
  *    then as many as the bytes pay for, never more than the pool or the work items;
  *  - the pool: its measured costs are positive, and a job on some of its threads runs every
@@ -23,14 +23,17 @@ static void check_split(size_t n, int parts, size_t align) {
     size_t at = 0, lo = (size_t)-1, hi = 0;
     for (int i = 0; i < parts; ++i) {
         const rl_range_t r = rl_split_range(n, parts, i, align);
-        CHECK_MSG(r.begin == at && r.end >= r.begin, "n=%zu parts=%d align=%zu part %d: [%zu, %zu) "
-                  "after %zu", n, parts, align, i, r.begin, r.end, at);
-        CHECK_MSG(r.begin % align == 0 || r.begin == n, "n=%zu parts=%d align=%zu part %d starts at %zu", n, parts,
-                  align, i, r.begin);
+        CHECK_MSG(r.begin == at && r.end >= r.begin,
+                  "n=%zu parts=%d align=%zu part %d: [%zu, %zu) "
+                  "after %zu",
+                  n, parts, align, i, r.begin, r.end, at);
+        CHECK_MSG(r.begin % align == 0 || r.begin == n,
+                  "n=%zu parts=%d align=%zu part %d starts at %zu", n, parts, align, i, r.begin);
         const size_t u = (r.end - r.begin + align - 1) / align;
         lo = u < lo ? u : lo, hi = u > hi ? u : hi;
         if (units >= (size_t)parts)
-            CHECK_MSG(r.end > r.begin, "n=%zu parts=%d align=%zu part %d empty", n, parts, align, i);
+            CHECK_MSG(r.end > r.begin, "n=%zu parts=%d align=%zu part %d empty", n, parts, align,
+                      i);
         at = r.end;
     }
     CHECK_MSG(at == n, "n=%zu parts=%d align=%zu: the ranges end at %zu", n, parts, align, at);
@@ -54,7 +57,8 @@ static void print_split(size_t n, int parts, size_t align) {
 }
 
 static void test_splitter(void) {
-    static const size_t sizes[] = {0, 1, 2, 3, 15, 16, 17, 63, 64, 65, 100, 1000, 4096, 4097, 100003};
+    static const size_t sizes[] = {0,  1,  2,   3,    15,   16,   17,    63,
+                                   64, 65, 100, 1000, 4096, 4097, 100003};
     static const size_t aligns[] = {1, 4, 16, 64};
     for (int parts = 1; parts <= 64; ++parts)
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s)
@@ -64,9 +68,9 @@ static void test_splitter(void) {
     static const int threads[] = {16, 32, 64};
     for (int k = 0; k < 3; ++k) {
         print_split(1000, threads[k], 1);
-        print_split(8 * 256, threads[k], 1);    /* 8x256x56x56 nchw -> nhwc: a plane per item */
-        print_split(3136 * 8, threads[k], 16);  /* a copy in 16-item (64-byte f32) units */
-        print_split(40, threads[k], 1);         /* fewer items than threads: some idle */
+        print_split(8 * 256, threads[k], 1);   /* 8x256x56x56 nchw -> nhwc: a plane per item */
+        print_split(3136 * 8, threads[k], 16); /* a copy in 16-item (64-byte f32) units */
+        print_split(40, threads[k], 1);        /* fewer items than threads: some idle */
     }
     /* pinned: 1000 over 64 is 40 of 16 then 24 of 15; 65 in units of 16 over 4 is 5 units:
      * [0, 32) [32, 48) [48, 64) [64, 65) */
