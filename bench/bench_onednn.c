@@ -67,7 +67,8 @@ static const struct {
     TAG(aBcde8b),      TAG(aBcde16b),     TAG(Abcd16a),     TAG(Acdb8a),     TAG(Acdb16a),
     TAG(AB16b16a),     TAG(BA16a16b),     TAG(ABcd8b8a),    TAG(ABcd16b16a), TAG(ABcd16a16b),
     TAG(ABcd4b16a4b),  TAG(ABcde8b8a),    TAG(ABcde16b16a), TAG(aBCde8c8b),  TAG(aBCde16c16b),
-    TAG(aBCde4c16b4c), TAG(aBCdef16c16b), TAG(ABcd8a8b),    TAG(BAcd16a16b),
+    TAG(aBCde4c16b4c), TAG(aBCdef16c16b), TAG(ABcd8a8b),    TAG(BAcd16a16b), TAG(Abcde16a),
+    TAG(Abcde8a),
 };
 #undef TAG
 
