@@ -12,7 +12,9 @@ speed-ups, the cases slower than oneDNN, those on a scalar or reference kernel, 
 on 2 threads than on 1.
 
 usage: bench/model_sweep.py [--bench build/gcc/bench/relayout-bench] [--cases FILE]
-                            [--min-time-ms 200] [--threads 1,2]
+                            [--min-time-ms 200] [--threads 1,2] [--raw DIR]
+--raw DIR: relayout-bench's output for T threads is DIR/threads-T.txt: read from there when
+the file exists (runs made elsewhere, e.g. at the same time), else written there.
 """
 import argparse
 import math
@@ -23,10 +25,20 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(bench, cases, threads, min_ms):
+def run(bench, cases, threads, min_ms, raw):
     """{case: row} from relayout-bench's human table."""
-    cmd = [bench, "--mode=P", f"--threads={threads}", f"--min-time-ms={min_ms}", f"--batch={cases}"]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    saved = os.path.join(raw, f"threads-{threads}.txt") if raw else None
+    if saved and os.path.exists(saved):
+        with open(saved) as f:
+            out = f.read()
+    else:
+        cmd = [bench, "--mode=P", f"--threads={threads}", f"--min-time-ms={min_ms}",
+               f"--batch={cases}"]
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True).stdout
+        if saved:
+            with open(saved, "w") as f:
+                f.write(out)
     peer = "# oneDNN peer:" in out
     rows = {}
     for line in out.splitlines():
@@ -55,12 +67,13 @@ def main():
     ap.add_argument("--cases", default=os.path.join(HERE, "model_cases.txt"))
     ap.add_argument("--min-time-ms", type=float, default=200)
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--raw", default=None)
     a = ap.parse_args()
     threads = [int(t) for t in a.threads.split(",")]
     res = {}
     peer = False
     for t in threads:
-        res[t], p = run(a.bench, a.cases, t, a.min_time_ms)
+        res[t], p = run(a.bench, a.cases, t, a.min_time_ms, a.raw)
         peer = peer or p
     cases = list(res[threads[0]])
     head = ["#", "case", "relayout impl"]
