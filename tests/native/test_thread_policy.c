@@ -10,6 +10,7 @@
  *  - the pool: its measured costs are positive, and a job on some of its threads runs every
  *    item exactly once. White-box: it includes src/ headers.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,8 +119,8 @@ static void test_pool(void) {
            c.bytes_per_ns, RL_THREAD_SHARE_WAKES * c.wake_ns * c.bytes_per_ns / 1024);
     CHECK(c.wake_ns > 0 && c.bytes_per_ns > 0);
     CHECK_EQ_I64(rl_threadpool_threads_for(pool, 1, ITEMS), 1);
-    CHECK_EQ_I64(rl_threadpool_threads_for(pool, (size_t)1 << 40, ITEMS), 3);
-    CHECK_EQ_I64(rl_threadpool_threads_for(pool, (size_t)1 << 40, 2), 2);
+    CHECK_EQ_I64(rl_threadpool_threads_for(pool, SIZE_MAX, ITEMS), 3);
+    CHECK_EQ_I64(rl_threadpool_threads_for(pool, SIZE_MAX, 2), 2);
     for (int force = 0; force < 2; ++force) { /* on one thread (a tiny job), then on all three */
         rl_thread_policy_force_split(force);
         for (size_t n = 0; n <= ITEMS; n += 77) {
