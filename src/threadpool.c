@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The thread pool (see threadpool.h). Workers sleep on a condition variable between jobs; a
- * job is (fn, ctx, n, active threads) plus a generation counter that wakes them; the caller
- * waits until every active worker has finished its chunk. A job on fewer threads than the
- * pool has still wakes every worker (one broadcast), but waits only for the active ones. */
+ * job is (fn, ctx, n) cut into `active` chunks (rl_split_range) plus a generation counter
+ * that wakes the workers. Chunks are claimed, under the pool's mutex, by whichever thread
+ * comes first: the caller claims right after waking the workers and keeps claiming until none
+ * is left, so a worker that the OS has not scheduled yet (an oversubscribed machine) costs
+ * the job nothing but the broadcast — the caller runs its chunk too. The caller returns when
+ * every chunk has finished; a worker that wakes after that finds nothing to claim. */
 #include "threadpool.h"
 
 #include "alloc.h"
@@ -10,6 +13,7 @@
 #include "verbose.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -29,9 +33,9 @@ struct rl_threadpool {
     pthread_t *threads;
     pthread_mutex_t job_lock; /* held by the caller that owns the pool for one job */
     pthread_mutex_t mu;
-    pthread_cond_t wake, done;
+    pthread_cond_t wake, done_cv;
     unsigned long generation;
-    int pending; /* workers still running the current job */
+    int next, done; /* chunks of the current job claimed, finished */
     bool stop;
     rl_chunk_fn fn;
     void *ctx;
@@ -43,29 +47,32 @@ struct rl_threadpool {
 
 typedef struct {
     rl_threadpool_t *pool;
-    int index;
 } worker_arg_t;
 
-static void run_chunk(rl_threadpool_t *p, int i) {
-    const rl_range_t r = rl_split_range(p->n, p->active, i, 1);
-    if (r.end > r.begin) p->fn(p->ctx, r.begin, r.end);
+/* Runs chunks of the current job until none is left to claim; called and returns with mu
+ * held. */
+static void claim_chunks(rl_threadpool_t *p) {
+    while (p->next < p->active) {
+        const rl_range_t r = rl_split_range(p->n, p->active, p->next++, 1);
+        const rl_chunk_fn fn = p->fn;
+        void *ctx = p->ctx;
+        pthread_mutex_unlock(&p->mu);
+        if (r.end > r.begin) fn(ctx, r.begin, r.end);
+        pthread_mutex_lock(&p->mu);
+        if (++p->done == p->active) pthread_cond_signal(&p->done_cv);
+    }
 }
 
 static void *worker_main(void *arg) {
-    worker_arg_t w = *(worker_arg_t *)arg;
+    rl_threadpool_t *p = ((worker_arg_t *)arg)->pool;
     rl_free(arg);
-    rl_threadpool_t *p = w.pool;
     unsigned long seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
         if (p->stop) break;
         seen = p->generation;
-        if (w.index >= p->active) continue; /* not in this job */
-        pthread_mutex_unlock(&p->mu);
-        run_chunk(p, w.index);
-        pthread_mutex_lock(&p->mu);
-        if (--p->pending == 0) pthread_cond_signal(&p->done);
+        claim_chunks(p);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -83,7 +90,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     pthread_mutex_init(&p->job_lock, NULL);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
-    pthread_cond_init(&p->done, NULL);
+    pthread_cond_init(&p->done_cv, NULL);
     atomic_init(&p->measured, false);
     p->nthreads = 1; /* grows as workers start, so destroy() joins exactly those */
     for (int i = 1; i < nthreads; ++i) {
@@ -93,7 +100,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
             return rl_error(RL_OUT_OF_MEMORY, where, "cannot allocate the start of thread %d of %d",
                             i, nthreads);
         }
-        *w = (worker_arg_t){p, i};
+        *w = (worker_arg_t){p};
         if (pthread_create(&p->threads[i], NULL, worker_main, w) != 0) {
             rl_free(w);
             rl_threadpool_destroy(p);
@@ -113,7 +120,7 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
     pthread_mutex_unlock(&p->mu);
     for (int i = 1; i < p->nthreads; ++i) pthread_join(p->threads[i], NULL);
     pthread_cond_destroy(&p->wake);
-    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->done_cv);
     pthread_mutex_destroy(&p->mu);
     pthread_mutex_destroy(&p->job_lock);
     rl_free(p->threads);
@@ -124,26 +131,41 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
 static void run_job(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
     pthread_mutex_lock(&p->mu);
     p->fn = fn, p->ctx = ctx, p->n = n, p->active = active;
-    p->pending = active - 1;
+    p->next = p->done = 0;
     ++p->generation;
     pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
-    run_chunk(p, 0);
-    pthread_mutex_lock(&p->mu);
-    while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
+    claim_chunks(p);
+    while (p->done < p->active) pthread_cond_wait(&p->done_cv, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
 
-static void nothing(void *ctx, size_t begin, size_t end) { (void)ctx, (void)begin, (void)end; }
+typedef struct {
+    atomic_int arrived;
+    int threads;
+} barrier_t;
 
-/* The median time of an empty job on every thread, in ns. */
+/* A chunk of the measuring job: the first chunk to start waits until every thread has
+ * claimed one (the others return at once), so that the job takes as long as waking every
+ * worker and joining it, without needing all threads on a core at the same time. */
+static void barrier(void *ctx, size_t begin, size_t end) {
+    barrier_t *b = ctx;
+    (void)begin, (void)end;
+    if (atomic_fetch_add(&b->arrived, 1) != 0) return;
+    while (atomic_load(&b->arrived) < b->threads) sched_yield();
+}
+
+static void run_barrier_job(rl_threadpool_t *p) {
+    barrier_t b = {0, p->nthreads};
+    run_job(p, p->nthreads, barrier, &b, (size_t)p->nthreads);
+}
+
+/* The median time of a job whose chunks meet on every thread, in ns. */
 static double measure_wake_ns(rl_threadpool_t *p) {
-    const size_t n = (size_t)p->nthreads;
     double t[WAKE_SAMPLES];
-    for (int i = 0; i < WAKE_WARMUPS; ++i) run_job(p, p->nthreads, nothing, NULL, n);
+    for (int i = 0; i < WAKE_WARMUPS; ++i) run_barrier_job(p);
     for (int i = 0; i < WAKE_SAMPLES; ++i) {
         const double t0 = rl_now_ms();
-        run_job(p, p->nthreads, nothing, NULL, n);
+        run_barrier_job(p);
         t[i] = rl_now_ms() - t0;
     }
     for (int i = 1; i < WAKE_SAMPLES; ++i) /* insertion sort: nine values */
