@@ -110,18 +110,21 @@ static void mark(void *ctx, size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) seen[i]++;
 }
 
+/* A pool of RL_TEST_THREADS threads (default 3, at least 2). */
 static void test_pool(void) {
+    const long env = tu_env_long("RL_TEST_THREADS", 3);
+    const int threads = env < 2 ? 2 : env > 64 ? 64 : (int)env;
     rl_threadpool_t *pool = NULL;
-    CHECK_STATUS(rl_threadpool_create(&pool, 3, "test"), RL_SUCCESS);
+    CHECK_STATUS(rl_threadpool_create(&pool, threads, "test"), RL_SUCCESS);
     if (!pool) return;
     const rl_thread_cost_t c = rl_threadpool_cost(pool);
-    printf("3-thread pool: wake+join %.0f ns, copy %.1f bytes/ns, share %.0f KiB\n", c.wake_ns,
-           c.bytes_per_ns, RL_THREAD_SHARE_WAKES * c.wake_ns * c.bytes_per_ns / 1024);
+    printf("%d-thread pool: wake+join %.0f ns, copy %.1f bytes/ns, share %.0f KiB\n", threads,
+           c.wake_ns, c.bytes_per_ns, RL_THREAD_SHARE_WAKES * c.wake_ns * c.bytes_per_ns / 1024);
     CHECK(c.wake_ns > 0 && c.bytes_per_ns > 0);
     CHECK_EQ_I64(rl_threadpool_threads_for(pool, 1, ITEMS), 1);
-    CHECK_EQ_I64(rl_threadpool_threads_for(pool, SIZE_MAX, ITEMS), 3);
+    CHECK_EQ_I64(rl_threadpool_threads_for(pool, SIZE_MAX, ITEMS), threads);
     CHECK_EQ_I64(rl_threadpool_threads_for(pool, SIZE_MAX, 2), 2);
-    for (int force = 0; force < 2; ++force) { /* on one thread (a tiny job), then on all three */
+    for (int force = 0; force < 2; ++force) { /* on one thread (a tiny job), then on all */
         rl_thread_policy_force_split(force);
         for (size_t n = 0; n <= ITEMS; n += 77) {
             memset(seen, 0, sizeof seen);
