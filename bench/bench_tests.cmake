@@ -7,10 +7,12 @@
 # usage:      --help exits 0 and documents the options; bad options, bad case syntax, a
 #             missing batch file and an empty case list exit 2 with a message on stderr; a
 #             data type relayout lacks is skipped with its reason (exit 0).
+# onednn:     (builds with the oneDNN peer) --mode=P on a reorder and a shuffle prints the
+#             peer's version line and, per row, oneDNN's time, the speed-up and its impl name.
 cmake_minimum_required(VERSION 3.16)
 
 if(NOT BENCH OR NOT CHECK)
-  message(FATAL_ERROR "usage: cmake -DBENCH=<relayout-bench> -DCHECK=perf_smoke|usage -P ${CMAKE_CURRENT_LIST_FILE}")
+  message(FATAL_ERROR "usage: cmake -DBENCH=<relayout-bench> -DCHECK=perf_smoke|usage|onednn -P ${CMAKE_CURRENT_LIST_FILE}")
 endif()
 
 # run(<expected exit status> args...): runs BENCH, fails unless the status matches; leaves the
@@ -90,6 +92,19 @@ elseif(CHECK STREQUAL "usage")
     message(FATAL_ERROR "no message for an empty case list: '${ERR}'")
   endif()
   message(STATUS "usage ok")
+elseif(CHECK STREQUAL "onednn")
+  run(0 --mode=P --min-time-ms=5 --reorder --sdt=f32 --ddt=s8 --stag=nchw --dtag=nChw16c
+      --attr-scales=src:common:0.5 2x30x7x7 --shuffle --tag=nhwc --group=4 1x16x3x3)
+  if(NOT OUT MATCHES "# oneDNN peer: oneDNN 2\\.")
+    message(FATAL_ERROR "no oneDNN peer line:\n${OUT}")
+  endif()
+  string(REGEX MATCHALL "\n +[0-9]+ [^\n]* [0-9.]+ +[0-9.]+  [a-z_0-9]+:[a-z_0-9]+ +--(reorder|shuffle)"
+         rows "${OUT}")
+  list(LENGTH rows n)
+  if(NOT n EQUAL 2)
+    message(FATAL_ERROR "expected 2 rows with oneDNN's time, speed-up and impl, got ${n}:\n${OUT}")
+  endif()
+  message(STATUS "onednn ok:\n${OUT}")
 else()
   message(FATAL_ERROR "unknown CHECK '${CHECK}'")
 endif()

@@ -21,6 +21,7 @@
 
 #include "bench_create.h"
 #include "bench_memcpy.h"
+#include "bench_onednn.h"
 #include "bench_time.h"
 #include "benchdnn_cases.h"
 #include "case_check.h"
@@ -90,7 +91,16 @@ static void usage(FILE *f) {
 "                       Inputs are finite, modest values; for the sum post-op dst is\n"
 "                       restored (untimed) before every execution. The human table also\n"
 "                       shows iqr%% (interquartile range / median: the noise), the memcpy's\n"
-"                       thread count, the repeat count and the implementation name.\n"
+"                       thread count, the repeat count and the implementation name.\n");
+    fprintf(f,
+"                       oneDNN peer (built only where CMake found Debian's libdnnl-dev,\n"
+"                       oneDNN 2.6.3; 3.x kernels differ; this build: %s): the same\n"
+"                       problem through oneDNN's reorder or shuffle on as many threads,\n"
+"                       timed in the same alternation; the table adds dnnl_ms, speedup\n"
+"                       (dnnl_ms / time_ms) and oneDNN's impl name ('-' when oneDNN 2.6\n"
+"                       cannot express the case; why on stderr). Not in the --csv output.\n",
+            bo_version());
+    fprintf(f,
 "  --mode=K             creation time: per case, the median time of creating and destroying\n"
 "                       its primitive with the primitive cache off (capacity 0) and served\n"
 "                       by the cache (a hit), each for --min-time-ms (default %.0f ms);\n"
@@ -427,6 +437,8 @@ typedef struct {
     int memcpy_threads;             /* threads of the memcpy that set memcpy_gbps */
     long repeats;
     char impl[64];
+    double onednn_ms; /* the oneDNN peer (bench_onednn.h); 0 when it has none */
+    char onednn_impl[64], onednn_why[128];
 } perf_t;
 
 typedef struct {
@@ -434,7 +446,7 @@ typedef struct {
     rl_engine_t engine;
     rl_stream_t stream;
     bm_pool_t *pool;
-    double *times; /* scratch for bt_measure_interleaved: 3 x times_cap */
+    double *times; /* scratch for bt_measure_interleaved: 4 x times_cap */
     long times_cap;
 } perf_env_t;
 
@@ -519,15 +531,17 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
     const size_t sbytes = rl_md_get_size(rl_primitive_query_md(p, in_arg));
     const size_t dbytes = rl_md_get_size(rl_primitive_query_md(p, out_arg));
     const size_t mbytes = sbytes / 2 + dbytes / 2 + (sbytes % 2 + dbytes % 2) / 2;
-    const int nthreads = bm_pool_nthreads(env->pool), nw = nthreads > 1 ? 3 : 2;
+    const int nthreads = bm_pool_nthreads(env->pool);
+    int nw = nthreads > 1 ? 3 : 2, peer_at = -1;
     rl_status_t st = RL_SUCCESS;
     exec_ctx_t e;
     copy_ctx_t cc[2]; /* [0] over N threads, [1] on one thread */
-    bt_work_t w[3] = {
+    bo_peer_t *peer = NULL;
+    bt_work_t w[4] = {
         {exec_run, sum ? exec_prep : NULL, &e}, {copy_run, NULL, &cc[0]}, {copy_run, NULL, &cc[1]}};
-    bt_stats_t stat[3];
-    double est[3], *times[3];
-    int rewarm[3];
+    bt_stats_t stat[4];
+    double est[4], *times[4];
+    int rewarm[4];
     tu_rng_t rng;
     long reps, rounds;
 
@@ -573,6 +587,9 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
         cc[k].src = m_src;
         cc[k].n = mbytes;
     }
+    peer = bo_peer_create(c, rl_primitive_query_md(p, in_arg), rl_primitive_query_md(p, out_arg),
+                          nthreads, src, sbytes, res->onednn_why, sizeof(res->onednn_why));
+    if (peer) peer_at = nw, w[nw++] = (bt_work_t){bo_peer_run, NULL, peer};
 
     /* ---- warm up each, plan the repeats from the primitive, time all in alternation ---- */
     for (int i = 0; i < nw; i++) {
@@ -583,7 +600,7 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
     }
     reps = bt_plan_repeats(est[0], o->repeats, o->min_time_ms, MIN_REPS, MAX_REPS);
     if (reps > env->times_cap) {
-        double *t = (double *)realloc(env->times, 3 * (size_t)reps * sizeof(double));
+        double *t = (double *)realloc(env->times, 4 * (size_t)reps * sizeof(double));
         if (!t) {
             fprintf(stderr, "%s: out of memory\n", label);
             st = RL_OUT_OF_MEMORY;
@@ -593,7 +610,7 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
         env->times_cap = reps;
     }
     rounds = reps < ROUNDS ? reps : ROUNDS;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         times[i] = env->times + (size_t)i * (size_t)reps;
         rewarm[i] = rounds > 1 && i < nw && est[i] < REWARM_BELOW_MS;
     }
@@ -602,7 +619,7 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
         goto done;
     }
     /* the better memcpy: the N-thread one unless one thread is faster */
-    int best = nw == 3 && stat[2].median_ms < stat[1].median_ms ? 2 : 1;
+    int best = nthreads > 1 && stat[2].median_ms < stat[1].median_ms ? 2 : 1;
     res->repeats = reps;
     res->time_ms = stat[0].median_ms;
     res->memcpy_ms = stat[best].median_ms;
@@ -613,7 +630,12 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
     res->gbps = res->time_ms > 0 ? bytes / (res->time_ms * 1e6) : NAN;
     res->memcpy_gbps = res->memcpy_ms > 0 ? 2.0 * (double)mbytes / (res->memcpy_ms * 1e6) : NAN;
     res->ratio = res->memcpy_gbps > 0 ? res->gbps / res->memcpy_gbps : NAN;
+    if (peer) {
+        res->onednn_ms = stat[peer_at].median_ms;
+        snprintf(res->onednn_impl, sizeof(res->onednn_impl), "%s", bo_peer_impl(peer));
+    }
 done:
+    bo_peer_destroy(peer);
     free(src);
     free(dst);
     free(dst_init);
@@ -738,6 +760,17 @@ static void csv_field(FILE *f, const char *s) {
     fputc('"', f);
 }
 
+/* The oneDNN peer's columns of a row (none when the peer is not built in). */
+static void print_peer(const perf_t *r, const char *label) {
+    if (!bo_available()) return;
+    if (r->onednn_ms > 0) {
+        printf("%11.6f %7.3f  %-24s  ", r->onednn_ms, r->onednn_ms / r->time_ms, r->onednn_impl);
+        return;
+    }
+    printf("%11s %7s  %-24s  ", "-", "-", "-");
+    fprintf(stderr, "%s: no oneDNN peer: %s\n", label, r->onednn_why);
+}
+
 static int run_perf(const opts_t *o, const case_list_t *cases) {
     perf_env_t env;
     char line[CASE_STR_LEN], label[CASE_STR_LEN + 32];
@@ -773,8 +806,11 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
                    o->repeats > MIN_REPS ? o->repeats : (long)MIN_REPS, o->min_time_ms);
         printf("# time = median of the repeats (iqr%% = interquartile range / median); GB/s = "
                "(read + written bytes) / time; ratio = GB/s / memcpy GB/s\n");
-        printf("%5s %13s %6s %9s %12s %6s %5s %7s %7s  %-20s  %s\n", "#", "time_ms", "iqr%", "GB/s",
-               "memcpy_GB/s", "iqr%", "m_thr", "ratio", "reps", "impl", "case");
+        if (bo_available()) printf("# oneDNN peer: %s, %d threads\n", bo_version(), nthreads);
+        printf("%5s %13s %6s %9s %12s %6s %5s %7s %7s  %-20s  ", "#", "time_ms", "iqr%", "GB/s",
+               "memcpy_GB/s", "iqr%", "m_thr", "ratio", "reps", "impl");
+        if (bo_available()) printf("%11s %7s  %-24s  ", "dnnl_ms", "speedup", "dnnl_impl");
+        printf("case\n");
     }
     fflush(stdout);
     for (size_t i = 0; i < cases->n; i++) {
@@ -802,9 +838,11 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
             csv_field(stdout, line);
             printf(",%.6g,%.6g,%.6g,%.6g\n", r.time_ms, r.gbps, r.memcpy_gbps, r.ratio);
         } else {
-            printf("%5ld %13.6f %6.1f %9.3f %12.3f %6.1f %5d %7.4f %7ld  %-20s  %s\n", c->index,
+            printf("%5ld %13.6f %6.1f %9.3f %12.3f %6.1f %5d %7.4f %7ld  %-20s  ", c->index,
                    r.time_ms, r.iqr_pct, r.gbps, r.memcpy_gbps, r.memcpy_iqr_pct, r.memcpy_threads,
-                   r.ratio, r.repeats, r.impl, line);
+                   r.ratio, r.repeats, r.impl);
+            print_peer(&r, label);
+            printf("%s\n", line);
         }
         fflush(stdout);
     }

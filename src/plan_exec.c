@@ -9,13 +9,6 @@
 
 #include <string.h>
 
-/* Below this many elements, waking the pool costs more than it saves; WebAssembly workers
- * wake through Atomics.notify and a message loop, several times slower than a futex. */
-#ifdef __EMSCRIPTEN__
-#define PARALLEL_MIN_ELEMS ((rl_dim_t)1 << 18)
-#else
-#define PARALLEL_MIN_ELEMS ((rl_dim_t)1 << 16)
-#endif
 #define LINES_MIN_BYTES 4096 /* copy tiles this large go through the line kernel (one fence) */
 
 typedef rl_plan_job_t job_t;
@@ -310,7 +303,8 @@ void rl_plan_run(const rl_plan_t *p, const rl_problem_t *e, rl_threadpool_t *poo
     rl_plan_job_init(&job, p, e, src, dst, qv);
     for (int i = 0; i < p->nregions; ++i) {
         job.r = &p->regions[i];
-        const bool parallel = rl_plan_region_elems(job.r) >= PARALLEL_MIN_ELEMS;
-        rl_parallelize(parallel ? pool : NULL, run_items, &job, region_items(job.r));
+        /* the thread policy (thread_policy.h) weighs the bytes the region moves */
+        const size_t bytes = (size_t)rl_plan_region_elems(job.r) * (p->src_es + p->dst_es);
+        rl_parallelize_bytes(pool, run_items, &job, region_items(job.r), bytes);
     }
 }

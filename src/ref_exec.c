@@ -128,6 +128,6 @@ void rl_ref_exec_run(const rl_problem_t *e, rl_threadpool_t *pool, const char *s
     if (elems == 0) return; /* zero-size tensor */
     for (int k = 0; k < e->ndims - 1; ++k) rows *= (size_t)e->padded[e->order[k]];
     job_t job = {e, src, dst, qv};
-    /* below ~64K elements waking threads costs more than it saves */
-    rl_parallelize(elems >= ((size_t)1 << 16) ? pool : NULL, run_rows, &job, rows);
+    /* the thread policy (thread_policy.h) weighs the bytes read and written */
+    rl_parallelize_bytes(pool, run_rows, &job, rows, elems * (e->src_es + e->dst_es));
 }

@@ -11,8 +11,6 @@
 
 #include <string.h>
 
-/* Below this many output elements, waking the pool costs more than it saves. */
-#define PARALLEL_MIN_ELEMS ((size_t)1 << 16)
 /* Floats per store call and per stack buffer of the scratch-free path. */
 #define CHUNK 256
 
@@ -380,9 +378,10 @@ void rl_resampling_run(rl_resampling_t *rs, const rl_problem_t *e, rl_threadpool
         }
         return;
     }
-    const size_t elems = job.rows * (size_t)rs->htab[0].len;
-    if (elems >= PARALLEL_MIN_ELEMS && pool != NULL)
-        job.ntasks = (size_t)rs->ntasks < job.rows ? rs->ntasks : (int)job.rows;
+    /* the thread policy (thread_policy.h) weighs the bytes read and written */
+    const size_t bytes = job.rows * (size_t)rs->htab[0].len * rs->dst_es + rs->src_end;
+    const size_t most = (size_t)rs->ntasks < job.rows ? (size_t)rs->ntasks : job.rows;
+    job.ntasks = rl_threadpool_threads_for(pool, bytes, most);
     rl_parallelize(job.ntasks > 1 ? pool : NULL, run_tasks, &job, (size_t)job.ntasks);
     atomic_flag_clear(&rs->busy);
 }

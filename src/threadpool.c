@@ -1,56 +1,78 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The thread pool (see threadpool.h). Workers sleep on a condition variable between jobs; a
- * job is (fn, ctx, n) plus a generation counter that wakes them; the caller waits until every
- * worker has finished its chunk. */
+ * job is (fn, ctx, n) cut into `active` chunks (rl_split_range) plus a generation counter
+ * that wakes the workers. Chunks are claimed, under the pool's mutex, by whichever thread
+ * comes first: the caller claims right after waking the workers and keeps claiming until none
+ * is left, so a worker that the OS has not scheduled yet (an oversubscribed machine) costs
+ * the job nothing but the broadcast — the caller runs its chunk too. The caller returns when
+ * every chunk has finished; a worker that wakes after that finds nothing to claim. */
 #include "threadpool.h"
 
 #include "alloc.h"
 #include "error.h"
+#include "verbose.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The measurement of the pool's costs (measure_costs): empty jobs, the median of the timed
+ * ones; cache-resident copies of COPY_BYTES (half of a 64 KiB buffer: in the L2 of any core
+ * with AVX2 or a wasm runtime's host), the best of the timed rounds. */
+#define WAKE_WARMUPS   2
+#define WAKE_SAMPLES   9
+#define COPY_BYTES     (32 * 1024)
+#define COPY_PER_ROUND 16
+#define COPY_ROUNDS    5
 
 struct rl_threadpool {
     int nthreads;
     pthread_t *threads;
     pthread_mutex_t job_lock; /* held by the caller that owns the pool for one job */
     pthread_mutex_t mu;
-    pthread_cond_t wake, done;
+    pthread_cond_t wake, done_cv;
     unsigned long generation;
-    int pending; /* workers still running the current job */
+    int next, done; /* chunks of the current job claimed, finished */
     bool stop;
     rl_chunk_fn fn;
     void *ctx;
     size_t n;
+    int active;           /* threads of the current job, the caller's included */
+    atomic_bool measured; /* cost is set (under job_lock, once) */
+    rl_thread_cost_t cost;
 };
 
 typedef struct {
     rl_threadpool_t *pool;
-    int index;
 } worker_arg_t;
 
-static void run_chunk(rl_threadpool_t *p, int i) {
-    const size_t t = (size_t)p->nthreads;
-    const size_t begin = p->n / t * (size_t)i + ((size_t)i < p->n % t ? (size_t)i : p->n % t);
-    const size_t size = p->n / t + ((size_t)i < p->n % t ? 1 : 0);
-    if (size) p->fn(p->ctx, begin, begin + size);
+/* Runs chunks of the current job until none is left to claim; called and returns with mu
+ * held. */
+static void claim_chunks(rl_threadpool_t *p) {
+    while (p->next < p->active) {
+        const rl_range_t r = rl_split_range(p->n, p->active, p->next++, 1);
+        const rl_chunk_fn fn = p->fn;
+        void *ctx = p->ctx;
+        pthread_mutex_unlock(&p->mu);
+        if (r.end > r.begin) fn(ctx, r.begin, r.end);
+        pthread_mutex_lock(&p->mu);
+        if (++p->done == p->active) pthread_cond_signal(&p->done_cv);
+    }
 }
 
 static void *worker_main(void *arg) {
-    worker_arg_t w = *(worker_arg_t *)arg;
+    rl_threadpool_t *p = ((worker_arg_t *)arg)->pool;
     rl_free(arg);
-    rl_threadpool_t *p = w.pool;
     unsigned long seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
         if (p->stop) break;
         seen = p->generation;
-        pthread_mutex_unlock(&p->mu);
-        run_chunk(p, w.index);
-        pthread_mutex_lock(&p->mu);
-        if (--p->pending == 0) pthread_cond_signal(&p->done);
+        claim_chunks(p);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -68,7 +90,8 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     pthread_mutex_init(&p->job_lock, NULL);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
-    pthread_cond_init(&p->done, NULL);
+    pthread_cond_init(&p->done_cv, NULL);
+    atomic_init(&p->measured, false);
     p->nthreads = 1; /* grows as workers start, so destroy() joins exactly those */
     for (int i = 1; i < nthreads; ++i) {
         worker_arg_t *w = rl_malloc(sizeof *w);
@@ -77,12 +100,11 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
             return rl_error(RL_OUT_OF_MEMORY, where, "cannot allocate the start of thread %d of %d",
                             i, nthreads);
         }
-        *w = (worker_arg_t){p, i};
+        *w = (worker_arg_t){p};
         if (pthread_create(&p->threads[i], NULL, worker_main, w) != 0) {
             rl_free(w);
             rl_threadpool_destroy(p);
-            return rl_error(RL_RUNTIME_ERROR, where, "cannot start thread %d of %d", i,
-                            nthreads);
+            return rl_error(RL_RUNTIME_ERROR, where, "cannot start thread %d of %d", i, nthreads);
         }
         p->nthreads = i + 1;
     }
@@ -98,28 +120,126 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
     pthread_mutex_unlock(&p->mu);
     for (int i = 1; i < p->nthreads; ++i) pthread_join(p->threads[i], NULL);
     pthread_cond_destroy(&p->wake);
-    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->done_cv);
     pthread_mutex_destroy(&p->mu);
     pthread_mutex_destroy(&p->job_lock);
     rl_free(p->threads);
     rl_free(p);
 }
 
-void rl_parallelize(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n) {
-    if (n == 0) return;
-    if (p == NULL || p->nthreads < 2 || n < 2 || pthread_mutex_trylock(&p->job_lock) != 0) {
+/* One job on `active` threads; the caller holds job_lock. */
+static void run_job(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
+    pthread_mutex_lock(&p->mu);
+    p->fn = fn, p->ctx = ctx, p->n = n, p->active = active;
+    p->next = p->done = 0;
+    ++p->generation;
+    pthread_cond_broadcast(&p->wake);
+    claim_chunks(p);
+    while (p->done < p->active) pthread_cond_wait(&p->done_cv, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+typedef struct {
+    atomic_int arrived;
+    int threads;
+} barrier_t;
+
+/* A chunk of the measuring job: the first chunk to start waits until every thread has
+ * claimed one (the others return at once), so that the job takes as long as waking every
+ * worker and joining it, without needing all threads on a core at the same time. */
+static void barrier(void *ctx, size_t begin, size_t end) {
+    barrier_t *b = ctx;
+    (void)begin, (void)end;
+    if (atomic_fetch_add(&b->arrived, 1) != 0) return;
+    while (atomic_load(&b->arrived) < b->threads) sched_yield();
+}
+
+static void run_barrier_job(rl_threadpool_t *p) {
+    barrier_t b = {0, p->nthreads};
+    run_job(p, p->nthreads, barrier, &b, (size_t)p->nthreads);
+}
+
+/* The median time of a job whose chunks meet on every thread, in ns. */
+static double measure_wake_ns(rl_threadpool_t *p) {
+    double t[WAKE_SAMPLES];
+    for (int i = 0; i < WAKE_WARMUPS; ++i) run_barrier_job(p);
+    for (int i = 0; i < WAKE_SAMPLES; ++i) {
+        const double t0 = rl_now_ms();
+        run_barrier_job(p);
+        t[i] = rl_now_ms() - t0;
+    }
+    for (int i = 1; i < WAKE_SAMPLES; ++i) /* insertion sort: nine values */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; --j) {
+            const double x = t[j];
+            t[j] = t[j - 1], t[j - 1] = x;
+        }
+    return t[WAKE_SAMPLES / 2] * 1e6;
+}
+
+/* Bytes read + written per ns by this thread's memcpy within the cache: the best round. */
+static double measure_copy_rate(void) {
+    char *buf = rl_malloc(2 * COPY_BYTES);
+    if (buf == NULL) return 0; /* unmeasured: the policy then keeps jobs on one thread */
+    memset(buf, 1, 2 * COPY_BYTES);
+    double best = 0;
+    for (int r = 0; r < COPY_ROUNDS; ++r) {
+        const double t0 = rl_now_ms();
+        for (int i = 0; i < COPY_PER_ROUND; ++i) {
+            memcpy(buf + COPY_BYTES, buf, COPY_BYTES);
+            buf[i] = (char)(buf[COPY_BYTES + i] + 1); /* a dependency, so no copy is elided */
+        }
+        const double ms = rl_now_ms() - t0;
+        if (ms > 0 && (best == 0 || ms < best)) best = ms;
+    }
+    rl_free(buf);
+    return best > 0 ? 2.0 * COPY_BYTES * COPY_PER_ROUND / (best * 1e6) : 0;
+}
+
+/* Measures the costs unless done; the caller holds job_lock. */
+static void measure_costs(rl_threadpool_t *p) {
+    if (atomic_load(&p->measured)) return;
+    p->cost.wake_ns = measure_wake_ns(p);
+    p->cost.bytes_per_ns = measure_copy_rate();
+    atomic_store(&p->measured, true);
+}
+
+rl_thread_cost_t rl_threadpool_cost(rl_threadpool_t *p) {
+    const rl_thread_cost_t none = {0, 0};
+    if (p == NULL) return none;
+    pthread_mutex_lock(&p->job_lock);
+    measure_costs(p);
+    pthread_mutex_unlock(&p->job_lock);
+    return p->cost;
+}
+
+int rl_threadpool_threads_for(rl_threadpool_t *p, size_t bytes, size_t n) {
+    if (p == NULL || p->nthreads < 2 || n < 2) return 1;
+    if (!atomic_load(&p->measured)) { /* the first job measures; one that finds it busy waits not */
+        if (pthread_mutex_trylock(&p->job_lock) != 0) return 1;
+        measure_costs(p);
+        pthread_mutex_unlock(&p->job_lock);
+    }
+    return rl_thread_count(&p->cost, p->nthreads, bytes, n);
+}
+
+/* [0, n) on `active` threads of the pool, or on the caller when that is 1 or the pool is busy
+ * with another caller's job. */
+static void parallelize_on(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
+    if (active < 2 || pthread_mutex_trylock(&p->job_lock) != 0) {
         fn(ctx, 0, n);
         return;
     }
-    pthread_mutex_lock(&p->mu);
-    p->fn = fn, p->ctx = ctx, p->n = n;
-    p->pending = p->nthreads - 1;
-    ++p->generation;
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
-    run_chunk(p, 0);
-    pthread_mutex_lock(&p->mu);
-    while (p->pending > 0) pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
+    run_job(p, active, fn, ctx, n);
     pthread_mutex_unlock(&p->job_lock);
+}
+
+void rl_parallelize(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n) {
+    if (n == 0) return;
+    const int all = p == NULL ? 1 : (size_t)p->nthreads < n ? p->nthreads : (int)n;
+    parallelize_on(p, all, fn, ctx, n);
+}
+
+void rl_parallelize_bytes(rl_threadpool_t *p, rl_chunk_fn fn, void *ctx, size_t n, size_t bytes) {
+    if (n == 0) return;
+    parallelize_on(p, rl_threadpool_threads_for(p, bytes, n), fn, ctx, n);
 }

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A small pthread pool, pthreadpool-shaped: rl_parallelize(pool, fn, ctx, n) splits [0, n)
- * into one static, balanced chunk per thread; the calling thread runs chunk 0. A NULL pool,
+ * into one balanced chunk per thread (rl_split_range), which the calling thread and the woken
+ * workers claim, the caller first and until none is left (threadpool.c). A NULL pool,
  * a one-thread pool, or a pool already busy with another caller's job runs everything on the
  * caller, so concurrent executions never wait on each other and results never depend on the
- * thread count. */
+ * thread count. rl_parallelize_bytes first asks the thread policy (thread_policy.h) how many
+ * of the pool's threads the job's bytes pay for; the pool measures its wake-and-join cost and
+ * one thread's copy rate at its first such job. */
 #ifndef RL_THREADPOOL_H
 #define RL_THREADPOOL_H
 
 #include "relayout.h"
+#include "thread_policy.h"
 
 #include <stddef.h>
 
@@ -17,6 +21,14 @@ typedef void (*rl_chunk_fn)(void *ctx, size_t begin, size_t end);
 /* nthreads >= 2 (the caller counts as one). */
 rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const char *where);
 void rl_threadpool_destroy(rl_threadpool_t *pool);
+/* [0, n) on every thread of the pool. */
 void rl_parallelize(rl_threadpool_t *pool, rl_chunk_fn fn, void *ctx, size_t n);
+/* [0, n) on the threads a job moving `bytes` (read + written) pays for. */
+void rl_parallelize_bytes(rl_threadpool_t *pool, rl_chunk_fn fn, void *ctx, size_t n,
+                          size_t bytes);
+/* The threads rl_parallelize_bytes would use (1 for a NULL pool or a pool busy measuring). */
+int rl_threadpool_threads_for(rl_threadpool_t *pool, size_t bytes, size_t n);
+/* The pool's measured costs (measured now if not yet); zeros for a NULL pool. */
+rl_thread_cost_t rl_threadpool_cost(rl_threadpool_t *pool);
 
 #endif

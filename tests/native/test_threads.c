@@ -2,17 +2,22 @@
 /*
  * test_threads — one reorder primitive and one shuffle primitive executed from 4 pthreads at
  * once (each with its own dst buffer and its own runtime scales) for many iterations: every
- * result equals the single-threaded one. Engines of 1, 2 and 3 threads agree. rl_last_error()
+ * result equals the single-threaded one. Engines of 1, 2 and 3 threads agree. All of it runs
+ * twice: with the thread policy's choice (these small problems run on one thread) and with
+ * every job split over all the engine's threads (the test hook). rl_last_error()
  * is thread-local: a failure on one thread does not change another thread's message, and a
  * new thread starts with "".
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "test_util.h"
+
+void rl_thread_policy_force_split(bool on); /* internal test hook (static library) */
 
 #define NTHREADS 4
 
@@ -199,6 +204,9 @@ int main(void) {
     iterations = tu_env_long("RL_TEST_THREAD_ITERS", 40);
     CHECK_STATUS(rl_engine_create(&engine, (int)tu_env_long("RL_TEST_THREADS", 2)), RL_SUCCESS);
     concurrent_execution();
+    rl_thread_policy_force_split(true);
+    concurrent_execution();
+    rl_thread_policy_force_split(false);
     thread_local_errors();
     rl_engine_destroy(engine);
     return tu_finish("test_threads");

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_thread_policy — the thread policy (src/thread_policy.h) and the pool's use of it:
+ *  - the splitter: for 2 to 64 threads and many sizes and alignments, the ranges tile [0, n)
+ *    in order, start on unit boundaries (or at n, empty), differ by at most one unit, and none is
+ * empty while there are as many units as threads; the partitions for 16, 32 and 64 threads are
+ * printed and a few are pinned exactly (this machine cannot run 64 threads; the splitter is pure);
+ *  - the count: one thread until a share of the bytes pays RL_THREAD_SHARE_WAKES wake costs,
+ *    then as many as the bytes pay for, never more than the pool or the work items;
+ *  - the pool: its measured costs are positive, and a job on some of its threads runs every
+ *    item exactly once. White-box: it includes src/ headers.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "thread_policy.h"
+#include "threadpool.h"
+#include "test_util.h"
+
+/* Checks the partition of n items in units of align over `parts` threads. */
+static void check_split(size_t n, int parts, size_t align) {
+    const size_t units = (n + align - 1) / align;
+    size_t at = 0, lo = (size_t)-1, hi = 0;
+    for (int i = 0; i < parts; ++i) {
+        const rl_range_t r = rl_split_range(n, parts, i, align);
+        CHECK_MSG(r.begin == at && r.end >= r.begin,
+                  "n=%zu parts=%d align=%zu part %d: [%zu, %zu) "
+                  "after %zu",
+                  n, parts, align, i, r.begin, r.end, at);
+        CHECK_MSG(r.begin % align == 0 || r.begin == n,
+                  "n=%zu parts=%d align=%zu part %d starts at %zu", n, parts, align, i, r.begin);
+        const size_t u = (r.end - r.begin + align - 1) / align;
+        lo = u < lo ? u : lo, hi = u > hi ? u : hi;
+        if (units >= (size_t)parts)
+            CHECK_MSG(r.end > r.begin, "n=%zu parts=%d align=%zu part %d empty", n, parts, align,
+                      i);
+        at = r.end;
+    }
+    CHECK_MSG(at == n, "n=%zu parts=%d align=%zu: the ranges end at %zu", n, parts, align, at);
+    CHECK_MSG(hi - lo <= 1, "n=%zu parts=%d align=%zu: %zu to %zu units", n, parts, align, lo, hi);
+}
+
+/* Prints the partition as "size x count" runs, e.g. "16x40 15x24". */
+static void print_split(size_t n, int parts, size_t align) {
+    printf("  %2d threads, %zu items, align %zu:", parts, n, align);
+    size_t run = 0, len = 0;
+    for (int i = 0; i <= parts; ++i) {
+        size_t sz = 0;
+        if (i < parts) {
+            const rl_range_t r = rl_split_range(n, parts, i, align);
+            sz = r.end - r.begin;
+        }
+        if (i > 0 && (i == parts || sz != len)) printf(" %zux%zu", len, run), run = 0;
+        len = sz, ++run;
+    }
+    printf("\n");
+}
+
+static void test_splitter(void) {
+    static const size_t sizes[] = {0,  1,  2,   3,    15,   16,   17,    63,
+                                   64, 65, 100, 1000, 4096, 4097, 100003};
+    static const size_t aligns[] = {1, 4, 16, 64};
+    for (int parts = 1; parts <= 64; ++parts)
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s)
+            for (size_t a = 0; a < sizeof aligns / sizeof *aligns; ++a)
+                check_split(sizes[s], parts, aligns[a]);
+    printf("partitions:\n");
+    static const int threads[] = {16, 32, 64};
+    for (int k = 0; k < 3; ++k) {
+        print_split(1000, threads[k], 1);
+        print_split(8 * 256, threads[k], 1);   /* 8x256x56x56 nchw -> nhwc: a plane per item */
+        print_split(3136 * 8, threads[k], 16); /* a copy in 16-item (64-byte f32) units */
+        print_split(40, threads[k], 1);        /* fewer items than threads: some idle */
+    }
+    /* pinned: 1000 over 64 is 40 of 16 then 24 of 15; 65 in units of 16 over 4 is 5 units:
+     * [0, 32) [32, 48) [48, 64) [64, 65) */
+    for (int i = 0; i < 64; ++i) {
+        const rl_range_t r = rl_split_range(1000, 64, i, 1);
+        CHECK_EQ_U64(r.end - r.begin, i < 40 ? 16u : 15u);
+    }
+    const rl_range_t last = rl_split_range(65, 4, 3, 16);
+    CHECK_EQ_U64(last.begin, 64u);
+    CHECK_EQ_U64(last.end, 65u);
+}
+
+static void test_count(void) {
+    const rl_thread_cost_t cost = {5000.0, 50.0}; /* a share: 2 x 5 us x 50 B/ns = 500 kB */
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 499999, 1000), 1);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 500000, 1000), 1);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1000000, 1000), 2);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 7999999, 1000), 15);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 1000), 64);
+    CHECK_EQ_I64(rl_thread_count(&cost, 16, (size_t)64 << 20, 1000), 16);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 40), 40);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 1), 1);
+    const rl_thread_cost_t unmeasured = {0, 0};
+    CHECK_EQ_I64(rl_thread_count(&unmeasured, 64, (size_t)64 << 20, 1000), 1);
+    rl_thread_policy_force_split(true);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 1000), 64);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 3), 3);
+    rl_thread_policy_force_split(false);
+}
+
+#define ITEMS 1001
+static unsigned char seen[ITEMS];
+
+static void mark(void *ctx, size_t begin, size_t end) {
+    (void)ctx;
+    for (size_t i = begin; i < end; ++i) seen[i]++;
+}
+
+/* A pool of RL_TEST_THREADS threads (default 3, at least 2). */
+static void test_pool(void) {
+    const long env = tu_env_long("RL_TEST_THREADS", 3);
+    const int threads = env < 2 ? 2 : env > 64 ? 64 : (int)env;
+    rl_threadpool_t *pool = NULL;
+    CHECK_STATUS(rl_threadpool_create(&pool, threads, "test"), RL_SUCCESS);
+    if (!pool) return;
+    const rl_thread_cost_t c = rl_threadpool_cost(pool);
+    printf("%d-thread pool: wake+join %.0f ns, copy %.1f bytes/ns, share %.0f KiB\n", threads,
+           c.wake_ns, c.bytes_per_ns, RL_THREAD_SHARE_WAKES * c.wake_ns * c.bytes_per_ns / 1024);
+    CHECK(c.wake_ns > 0 && c.bytes_per_ns > 0);
+    CHECK_EQ_I64(rl_threadpool_threads_for(pool, 1, ITEMS), 1);
+    CHECK_EQ_I64(rl_threadpool_threads_for(pool, SIZE_MAX, ITEMS), threads);
+    CHECK_EQ_I64(rl_threadpool_threads_for(pool, SIZE_MAX, 2), 2);
+    for (int force = 0; force < 2; ++force) { /* on one thread (a tiny job), then on all */
+        rl_thread_policy_force_split(force);
+        for (size_t n = 0; n <= ITEMS; n += 77) {
+            memset(seen, 0, sizeof seen);
+            rl_parallelize_bytes(pool, mark, NULL, n, 8);
+            for (size_t i = 0; i < ITEMS; ++i)
+                CHECK_MSG(seen[i] == (i < n), "n=%zu item %zu ran %d times", n, i, seen[i]);
+        }
+    }
+    rl_thread_policy_force_split(false);
+    rl_threadpool_destroy(pool);
+}
+
+int main(void) {
+    test_splitter();
+    test_count();
+    test_pool();
+    return tu_finish("thread_policy");
+}
