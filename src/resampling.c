@@ -245,13 +245,13 @@ static bool dst_planar(const rl_resampling_t *rs) {
     return rs->dst.sw == 1 && rs->cb > 1 && rs->out[2] > 1;
 }
 
-/* Whether a horizontal-first pass may run by pixels (kernels.h, rl_resample_hpx_fn): planar
- * rows of a byte type without a mix, at most 4 channels lying together in the source pixel
- * (src_runs). A property of the problem, not of the ISA: the scalar level runs the same
- * order through the element tables. */
+/* Whether a horizontal-first pass can read whole pixels (kernels.h, rl_resample_hpx_fn): a
+ * byte type without a mix, at most 4 channels lying together in the source pixel (src_runs).
+ * A property of the source alone, which the pass order may use: not of the ISA (the scalar
+ * level runs the element tables) nor of the destination (the kernel also needs planar rows,
+ * but the order, and with it the bits, must be the same for every destination layout). */
 static bool by_pixels(const rl_resampling_t *rs) {
-    return dst_planar(rs) && rs->src_es == 1 && rs->mix_k == NULL && rs->cb <= 4 &&
-           src_runs(rs, rs->cb);
+    return rs->src_es == 1 && rs->mix_k == NULL && rs->cb <= 4 && src_runs(rs, rs->cb);
 }
 
 /* Which pass goes first. Horizontal first computes every source row the vertical taps name
@@ -296,11 +296,12 @@ static bool choose_vfirst(rl_resampling_t *rs) {
 }
 
 /* The pixel offsets of a group's tables (rl_rs_htab_t.poff) where the kernel by pixels stands
- * for the element tables (by_pixels, horizontal first, the ISA has the kernel), each channel c
- * at its pixel's offset + c: checked on the tables themselves. Elsewhere poff stays NULL and
- * the element tables run. */
+ * for the element tables (by_pixels, planar rows, horizontal first, the ISA has the kernel),
+ * each channel c at its pixel's offset + c: checked on the tables themselves. Elsewhere poff
+ * stays NULL and the element tables run. */
 static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t) {
-    if (rs->hpx == NULL || rs->vfirst || !by_pixels(rs) || t->len == 0) return RL_SUCCESS;
+    if (rs->hpx == NULL || rs->vfirst || !rs->planar || !by_pixels(rs) || t->len == 0)
+        return RL_SUCCESS;
     const rl_dim_t ow = rs->out[2];
     for (int tap = 0; tap < t->k; ++tap)
         for (rl_dim_t c = 1; c < t->cb; ++c)
