@@ -7,8 +7,8 @@
 //
 // The fit / letterbox / round-trip card and the camera live in fits.js.
 //
-// Test hook (tests/browser/): window.relayoutDemo = { ready, speed, fits, camera, build, threads,
-// isolated, checksum(options), pixelsSha256() }.
+// Test hook (tests/browser/): window.relayoutDemo = { ready, speed, fits, camera, cameraToggled,
+// build, threads, isolated, checksum(options), pixelsSha256() }.
 import { jsImageToNchw, maxDiff, MEAN, STD } from '/bench/js/workloads.js';
 
 import { showFits, startCamera, timeFits } from './fits.js';
@@ -26,7 +26,7 @@ const CHANNEL_NAMES = ['R', 'G', 'B'];
 const MAX_SIDE = 2048; // larger pictures are scaled down to this on their long side
 
 const $ = (id) => document.getElementById(id);
-const state = { rl: null, image: null, sample: null, imageName: '', fits: null, camera: { stop: null, frames: 0, last: null } };
+const state = { rl: null, image: null, sample: null, imageName: '', fits: null, camera: { stop: null, frames: 0, last: null, toggled: Promise.resolve() } };
 
 function deferred() {
   let resolve, reject;
@@ -403,10 +403,11 @@ async function useImage(image, name) {
 async function toggleCamera() {
   const cam = state.camera, button = $('camera');
   if (cam.stop) {
-    cam.stop();
+    const stopped = cam.stop();
     cam.stop = null;
     button.textContent = 'Use camera';
     $('camera-note').textContent = '';
+    await stopped;
     state.fits = await showFits(state.rl, state.image, state.image, state.imageName);
     return;
   }
@@ -461,7 +462,7 @@ async function main() {
     if (f) newImage(f);
   });
   $('speed-again').addEventListener('click', () => measureSpeed().catch(showError));
-  $('camera').addEventListener('click', () => toggleCamera().catch(showError));
+  $('camera').addEventListener('click', () => { state.camera.toggled = toggleCamera().catch(showError); });
   speedDone.resolve(await measureSpeed());
   fitsDone.resolve({ ...state.fits, speed: await timeFits(state.image) });
 }
@@ -475,6 +476,8 @@ window.relayoutDemo = {
   fits: fitsDone.promise,
   /** The camera: { on, frames, last: the last frame's showFits info and source type }. */
   get camera() { return { on: state.camera.stop !== null, frames: state.camera.frames, last: state.camera.last }; },
+  /** Resolves when the last click on the camera button has taken effect (stopped: the fits redrawn). */
+  get cameraToggled() { return state.camera.toggled; },
   get build() { return state.rl?.build; },
   get threads() { return state.rl?.threads; },
   isolated,

@@ -15,6 +15,15 @@ const BOX_IN_WINDOW = [0.3, 0.25, 0.7, 0.75]; // x0, y0, x1, y1 as fractions of 
 
 const $ = (id) => document.getElementById(id);
 
+// The fit pipelines are shared by the image, the camera and the timing: a pipeline refuses a
+// run while its runAsync (a VideoFrame's copy) is in flight, so every use waits its turn here.
+let turn = Promise.resolve();
+function inTurn(job) {
+  const done = turn.then(job);
+  turn = done.catch(() => {});
+  return done;
+}
+
 /** Pipelines of one instance, made once: { fill, cover, contain }. */
 const pipelines = new WeakMap();
 function pipelinesOf(rl) {
@@ -58,7 +67,11 @@ function strokeBox(canvas, [x0, y0, x1, y1], width) {
 }
 
 /** Draws the fits, the box on the letterbox and on the source, and the round trip. */
-export async function showFits(rl, source, pixels, name) {
+export function showFits(rl, source, pixels, name) {
+  return inTurn(() => drawFits(rl, source, pixels, name));
+}
+
+async function drawFits(rl, source, pixels, name) {
   const tensors = await runFits(rl, source);
   for (const fit of FITS) drawTensor(rl, $(`fit-${fit}`), tensors[fit]);
   const t = pipelinesOf(rl).contain.transform;
@@ -90,7 +103,11 @@ function roundTrip(rl, pixels) {
 }
 
 /** Times the three fits of `pixels` in every build the page can load; draws the bars. */
-export async function timeFits(pixels) {
+export function timeFits(pixels) {
+  return inTurn(() => timeBuilds(pixels));
+}
+
+async function timeBuilds(pixels) {
   const rows = [], results = {};
   for (const build of BUILDS) {
     const why = unavailable(build);
@@ -128,15 +145,16 @@ function videoPixels(video, canvas) {
 /**
  * Starts the camera: each frame goes through showFits as a VideoFrame (copyTo into the heap)
  * where the browser has them, else as the <video> itself. onFrame(info) after each; resolves
- * to stop().
+ * to stop(), which returns a promise of the last frame's end.
  */
 export async function startCamera(rl, onFrame, onError) {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: false });
   const video = Object.assign(document.createElement('video'), { muted: true, playsInline: true, srcObject: stream });
   await video.play();
   const grab = document.createElement('canvas');
-  let live = true;
-  const next = () => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(step) : requestAnimationFrame(step));
+  let live = true, inFlight = Promise.resolve();
+  const next = () => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(track) : requestAnimationFrame(track));
+  const track = () => { inFlight = step(); };
   async function step() {
     if (!live) return;
     const frame = typeof VideoFrame === 'function' ? new VideoFrame(video, { timestamp: performance.now() * 1000 }) : video;
@@ -151,8 +169,10 @@ export async function startCamera(rl, onFrame, onError) {
     } finally { frame.close?.(); }
   }
   next();
+  // stop() resolves once the frame in flight, if any, is drawn and closed
   return () => {
     live = false;
     stream.getTracks().forEach((t) => t.stop());
+    return inFlight;
   };
 }

@@ -227,6 +227,26 @@ describe('web demo with a camera (Chromium\'s fake device)', { timeout: 90000 },
     await screenshot(page, 'demo-camera');
     await page.click('#camera');
     await page.waitForFunction(() => !window.relayoutDemo.camera.on);
+    await page.evaluate(() => window.relayoutDemo.cameraToggled);
+    assert.deepEqual(w.problems, []);
+    await context.close();
+  });
+
+  // Stopping lands at a different point of a frame each time: mid-copy, mid-draw, between
+  // frames. The fits redrawn after the stop must wait for the frame in flight.
+  test('stopping the camera mid-frame waits for the frame in flight', async () => {
+    const { context, page, w } = await openDemo(browser, server.url);
+    await within(page.evaluate(() => window.relayoutDemo.fits), 60000, 'relayoutDemo.fits');
+    for (const delayMs of [0, 2, 5, 9, 14, 20]) {
+      await page.click('#camera');
+      await page.evaluate(() => window.relayoutDemo.cameraToggled);
+      const frames = await page.evaluate(() => window.relayoutDemo.camera.frames);
+      await page.waitForFunction((n) => window.relayoutDemo.camera.frames > n, frames, { timeout: 30000 });
+      await page.waitForTimeout(delayMs);
+      await page.click('#camera');
+      await page.evaluate(() => window.relayoutDemo.cameraToggled);
+      assert.equal(await page.evaluate(() => window.relayoutDemo.camera.on), false);
+    }
     assert.deepEqual(w.problems, []);
     await context.close();
   });
