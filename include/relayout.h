@@ -560,6 +560,18 @@ RL_API const_rl_memory_desc_t rl_primitive_query_md(const_rl_primitive_t p, int 
  *  "transpose-x32:avx512". Owned by p. NULL for NULL. */
 RL_API const char *rl_primitive_impl_name(const_rl_primitive_t p);
 
+/** The copy runs of p, for callers that move the bytes themselves (the JS binding copies a
+ *  shuffle of planes between typed arrays outside the wasm heap this way, one
+ *  TypedArray.set per run). When p's plan only copies contiguous runs of bytes (same type, no
+ *  attributes, no padding to zero) and every run is at least min_bytes long, *count is the
+ *  number of runs and the first min(count, capacity) are written to runs as triples (source
+ *  byte offset, destination byte offset, bytes), offsets from the buffers' starts, adjacent
+ *  runs merged; executing p is then exactly copying them. Otherwise *count is 0. Call with
+ *  capacity 0 to learn the count.
+ *  Statuses: RL_INVALID_ARGUMENTS for NULL p or count, or NULL runs with capacity > 0. */
+RL_API rl_status_t rl_primitive_get_copy_runs(const_rl_primitive_t p, size_t min_bytes,
+                                              int64_t *runs, size_t capacity, size_t *count);
+
 /** Releases p. NULL is fine. Always RL_SUCCESS. p must not be executing. Other handles of a
  *  cached primitive (see rl_set_primitive_cache_capacity) are unaffected. */
 RL_API rl_status_t rl_primitive_destroy(rl_primitive_t p);

@@ -615,6 +615,10 @@ const isShared = (buf) => typeof SharedArrayBuffer !== 'undefined' && buf instan
 // the text of a dense layout: a tag, no outer strides ('@') and no offset0 (include/relayout.h,
 // rl_md_to_string)
 const DENSE_TAG_TEXT = /^[a-z0-9]+:[A-Za-z][A-Za-z0-9]*:[0-9x]+$/;
+// A primitive that only copies runs this long (rl_primitive_get_copy_runs) runs on JS arrays
+// as one TypedArray.set per run, with no copy through the heap: a set call's fixed cost is
+// that of copying a few hundred bytes, and three whole passes (in, run, out) cost more.
+const COPY_RUN_MIN_BYTES = 1024;
 // a tensor's data view keeps its tensor alive: a collected tensor frees the memory it shows
 const KEEP = Symbol('relayout.tensor');
 
@@ -833,6 +837,7 @@ class Primitive {
   #bufs = [0, 0, 0];
   #quants; // the scales and zero points, as Relayout._setQuant describes them
   #valueBytes; // the runtime values of one run, all quants together
+  #copyRuns; // Int32Array of (source, destination, bytes) triples, or null (copyRunsOf)
   constructor(rl, ptr, kind, srcArg, dstArg, hasSum, quants = []) {
     this.#rl = rl;
     this.#ptr = ptr;
@@ -851,6 +856,7 @@ class Primitive {
     const elements = this.#dst.dims.reduce((a, b) => a * b, 1);
     const denseReorder = kind === 'reorder' && DENSE_TAG_TEXT.test(String(this.#dst));
     this.#dstIn = hasSum || (this.#dst.length > elements && !denseReorder);
+    this.#copyRuns = copyRunsOf(rl, ptr, `${kind} copy runs`);
     const bufs = this.#bufs;
     rl._track(this, () => { m._rl_primitive_destroy(ptr); bufs.forEach((b) => b && m._free(b)); });
     Object.freeze(this);
@@ -894,6 +900,10 @@ class Primitive {
     const dst = this.#arg(out, this.#dst, 'out', name);
     if (src.tensor && src.tensor === dst.tensor)
       throw new Error(`${name}: input and out are the same tensor: a ${this.kind} cannot run in place`);
+    if (this.#copyRuns && src.array && dst.array && !runtime.length && apart(src.array, dst.array)) {
+      copyRuns(this.#copyRuns, src.array, dst.array);
+      return out;
+    }
     const srcPtr = src.tensor ? src.ptr : this.#buffer(0, this.#src.size, `${name} input copy`);
     const dstPtr = dst.tensor ? dst.ptr : this.#buffer(1, this.#dst.size, `${name} out copy`);
     const valuesPtr = runtime.length ? this.#buffer(2, this.#valueBytes, `${name} runtime values`) : 0;
@@ -1027,6 +1037,34 @@ function parseRunValues(values, name) {
 
 // The runtime values into the heap at p, one after another: their execution arguments (id,
 // address, id, address...).
+// The copy runs of primitive ptr when it only copies runs of COPY_RUN_MIN_BYTES or more.
+function copyRunsOf(rl, ptr, what) {
+  const m = rl._m, countAt = rl._scratchPtr;
+  rl._check(m._rl_primitive_get_copy_runs(ptr, COPY_RUN_MIN_BYTES, 0, 0, countAt), what);
+  const count = rl._u32(countAt);
+  if (count === 0) return null;
+  const at = rl._malloc(count * 24, what);
+  try {
+    rl._check(m._rl_primitive_get_copy_runs(ptr, COPY_RUN_MIN_BYTES, at, count, countAt), what);
+    const wide = new BigInt64Array(m.rlMemory().buffer, at, 3 * count);
+    return Int32Array.from(wide, Number); // offsets inside a wasm32 heap: < 2^31
+  } finally { m._free(at); }
+}
+
+// Whether two arrays share no byte (the runs path cannot run in place).
+function apart(a, b) {
+  return a.buffer !== b.buffer || a.byteOffset + a.byteLength <= b.byteOffset ||
+    b.byteOffset + b.byteLength <= a.byteOffset;
+}
+
+function copyRuns(runs, from, to) {
+  const es = from.BYTES_PER_ELEMENT;
+  for (let i = 0; i < runs.length; i += 3) {
+    const s = runs[i] / es;
+    to.set(from.subarray(s, s + runs[i + 2] / es), runs[i + 1] / es);
+  }
+}
+
 function writeValues(rl, runtime, p) {
   if (runtime.length === 0) return NO_ARGS;
   const buf = rl._m.rlMemory().buffer, args = [];

@@ -738,6 +738,14 @@ static void execute_rows(rl_engine_t e, rl_stream_t s, rl_memory_desc_t md) {
         rl_primitive_execute(rt, s, 4, null_scale));
     ROW("execute: backward shuffle given SRC/DST", RL_INVALID_ARGUMENTS,
         rl_primitive_execute(bwd, s, 2, ok));
+    size_t runs_count = 0;
+    int64_t runs[3];
+    ROW("get_copy_runs: NULL primitive", RL_INVALID_ARGUMENTS,
+        rl_primitive_get_copy_runs(NULL, 0, runs, 1, &runs_count));
+    ROW("get_copy_runs: NULL count", RL_INVALID_ARGUMENTS,
+        rl_primitive_get_copy_runs(p, 0, runs, 1, NULL));
+    ROW("get_copy_runs: runs NULL, capacity 1", RL_INVALID_ARGUMENTS,
+        rl_primitive_get_copy_runs(p, 0, NULL, 1, &runs_count));
     rl_engine_t e2 = NULL;
     rl_stream_t s2 = NULL;
     rl_engine_create(&e2, 1);
