@@ -55,6 +55,7 @@ typedef struct {
     const rl_plan_node_t *k0, *k1;
     rl_dim_t ss0, ss1, ds1; /* source strides of K0 and K1, destination stride of K1 */
     rl_dim_t ses, des;      /* element sizes */
+    rl_plan_factors_t *factors; /* the item's laid-out parameters (plan_cvt.h) */
 } tile_t;
 
 typedef void (*tile_fn)(const job_t *job, const tile_t *t);
@@ -107,30 +108,21 @@ static void copy_tile(const job_t *job, const tile_t *t) {
         memcpy(t->d + i * t->ds1, t->s + i * t->ss1, (size_t)bytes);
 }
 
-/* Per-channel parameters on a channels-last run: K0 (the channels) was not folded with the
- * pixels only because of them, so the tile converts as one run. Otherwise a run per row,
- * long ones with streaming stores. */
+/* The tile's c1 rows of c0 elements, K1's strides apart: one run where they lie back to back
+ * on both sides (per-channel parameters on a channels-last run: K0, the channels, was not
+ * folded with the pixels only because of them), else in groups of short rows or row by row
+ * (rl_plan_cvt_runs). */
 static void cvt_tile(const job_t *job, const tile_t *t) {
-    const rl_plan_node_t *k0 = t->k0, *k1 = t->k1;
-    if (k1->s[0] == t->c0 && k1->s[1] == t->c0 && rl_plan_varies(job, k0->q) &&
-        !rl_plan_varies(job, k1->q)) {
-        const rl_qwalk_t w = {t->q, k0->q, t->c0};
-        rl_plan_cvt_run(job, t->s, t->d, t->c0 * t->c1, &w, false);
-        return;
-    }
-    rl_dim_t qi[RL_Q_COUNT];
-    const rl_qwalk_t w = {qi, k0->q, t->c0};
-    for (rl_dim_t i = 0; i < t->c1; ++i) {
-        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = t->q[j] + i * k1->q[j];
-        rl_plan_cvt_run(job, t->s + i * t->ss1, t->d + i * t->ds1, t->c0, &w,
-                        t->c0 * t->des >= RL_PLAN_STREAM_RUN_BYTES);
-    }
+    const rl_cvt_runs_t runs = {t->c1, t->c0, t->k1->s[0], t->k1->s[1], t->q, t->k1->q, t->k0->q,
+                                t->factors};
+    rl_plan_cvt_runs(job, t->s, t->d, &runs, true);
 }
 
 /* Converts the tile's c1 staged rows of c0 source elements (destination order) into its
  * destination rows. */
 static void convert_staged(const job_t *job, const tile_t *t, const char *stage) {
-    const rl_cvt_runs_t runs = {t->c1, t->c0, t->c0, t->k1->s[1], t->q, t->k1->q, t->k0->q};
+    const rl_cvt_runs_t runs = {t->c1, t->c0, t->c0, t->k1->s[1], t->q, t->k1->q, t->k0->q,
+                                t->factors};
     rl_plan_cvt_runs(job, stage, t->d, &runs, true);
 }
 
@@ -157,7 +149,8 @@ static void transpose_cvt_tile(const job_t *job, const tile_t *t) {
 static void cvt_transpose_tile(const job_t *job, const tile_t *t) {
     const rl_plan_t *p = job->p;
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
-    const rl_cvt_runs_t runs = {t->c0, t->c1, t->k0->s[0], t->c1, t->q, t->k0->q, t->k1->q};
+    const rl_cvt_runs_t runs = {t->c0, t->c1, t->k0->s[0], t->c1, t->q, t->k0->q, t->k1->q,
+                                t->factors};
     rl_plan_cvt_runs(job, t->s, stage, &runs, false);
     p->transpose_narrow.fn(1, (size_t)t->c0, (size_t)t->c1, stage, 0, (size_t)(t->c1 * t->des),
                            t->d, 0, (size_t)t->ds1, 0, p->stream);
@@ -225,8 +218,10 @@ static void run_tiles(const job_t *job, const item_t *it) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     const tile_fn run = tile_runners[r->kernel];
     rl_dim_t q[RL_Q_COUNT];
-    tile_t t = {NULL,           NULL,           q,   it->cnt[0], it->cnt[1], k0, k1, k0->s[0] * ses,
-                k1->s[0] * ses, k1->s[1] * des, ses, des};
+    rl_plan_factors_t factors; /* laid out by the first tile that needs them */
+    factors.valid = false;
+    tile_t t = {NULL, NULL, q, it->cnt[0], it->cnt[1], k0, k1, k0->s[0] * ses, k1->s[0] * ses,
+                k1->s[1] * des, ses, des, &factors};
     for (rl_dim_t i = 0; i < it->cnt[2]; ++i) {
         for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it->q[j] + i * k2->q[j];
         t.s = job->src + (it->off[0] + i * k2->s[0]) * ses;
