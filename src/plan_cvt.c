@@ -13,6 +13,7 @@
 #define PRM_CHUNK         256  /* values per chunk of a run with per-element parameters */
 #define PRM_PERIOD_MAX    1024 /* longer parameter periods are laid out per chunk */
 #define GROUP_SHORT_BYTES 256  /* runs with constant parameters group up to this long */
+#define GROUP_ACROSS_ELEMS 64  /* runs with parameters that change from run to run, to this */
 
 void rl_plan_job_init(rl_plan_job_t *job, const rl_plan_t *p, const rl_problem_t *e,
                       const char *src, char *dst, const void *const *qv) {
@@ -127,12 +128,12 @@ static varying_t varying_setup(const rl_plan_job_t *job, const char *s, char *d,
 }
 
 /* One chunk of m elements with per-element parameters prm (by RL_Q_*, each at the chunk's
- * first element): to f32 without parameters, the per-element steps, then to the destination
- * with the constant ones. */
+ * first element): to f32 without parameters (into buf, of m floats or more), the per-element
+ * steps, then to the destination with the constant ones. */
 static void varying_chunk(const rl_plan_job_t *job, const varying_t *v,
-                          const float *const prm[RL_Q_COUNT], const char *s, char *d, rl_dim_t m) {
+                          const float *const prm[RL_Q_COUNT], const char *s, char *d, rl_dim_t m,
+                          float *buf) {
     const rl_plan_t *p = job->p;
-    float buf[PRM_CHUNK];
     float *x = v->in_place ? (float *)(void *)d : buf;
     const float *in = v->f32_src ? (const float *)(const void *)s : x;
     if (!v->f32_src) p->to_f32.fn((size_t)m, s, x, &v->plain, false);
@@ -166,7 +167,8 @@ static void cvt_run_varying(const rl_plan_job_t *job, const char *s, char *d, rl
         }
         const float *prm[RL_Q_COUNT];
         for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = a.v[j] + (once ? phase : 0);
-        varying_chunk(job, &v, prm, s + at * ses, d + at * des, m);
+        float buf[PRM_CHUNK];
+        varying_chunk(job, &v, prm, s + at * ses, d + at * des, m, buf);
     }
 }
 
@@ -200,158 +202,240 @@ void rl_plan_cvt_run(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t 
 
 /* ---- groups of short runs ------------------------------------------------------------ */
 
-/* One parameter's factor rows (rl_plan_factors_t): `rows` rows of `len`, from quant index idx.
- * A row that does not change from run to run is laid out once and copied; per-channel f32
- * scales along the run (step 1) are copied from the value array. */
-static void lay_out_factor(const rl_quant_t *q, const void *vals, float *v, rl_dim_t idx,
-                           rl_dim_t row_q, rl_dim_t run_q, rl_dim_t rows, rl_dim_t len) {
-    const rl_dim_t laid = row_q != 0 ? rows : 1;
-    for (rl_dim_t i = 0; i < laid; ++i) {
-        float *row = v + i * len;
-        const rl_dim_t at = idx + i * row_q;
-        if (!q->is_int && run_q == 1) {
-            memcpy(row, (const float *)vals + at, (size_t)len * sizeof(float));
-            continue;
-        }
-        for (rl_dim_t e = 0; e < len; ++e) row[e] = rl_quant_value(q, vals, at + e * run_q);
+/* The runs of a group: `outer` blocks of `rows` runs of r->len (a block of runs is r's rows;
+ * a group is either some whole blocks or some rows of one block). */
+typedef struct {
+    rl_dim_t outer, rows;
+} shape_t;
+
+/* Whether none of the n values at v is NaN (written to vectorise: no early exit). */
+static bool no_nan(const float *v, rl_dim_t n) {
+    int nan = 0;
+    for (rl_dim_t i = 0; i < n; ++i) nan |= v[i] != v[i];
+    return !nan;
+}
+
+/* The factors of one run from quant index at, stepping by run_q: copied from the value array
+ * (per-channel f32 scales along the run), one value repeated, or value by value. Returns
+ * whether none is NaN. */
+static bool lay_out_run(const rl_quant_t *q, const void *vals, float *v, rl_dim_t at,
+                        rl_dim_t run_q, rl_dim_t len) {
+    if (!q->is_int && run_q == 1) {
+        memcpy(v, (const float *)vals + at, (size_t)len * sizeof(float));
+    } else if (run_q == 0) {
+        const float x = rl_quant_value(q, vals, at);
+        for (rl_dim_t e = 0; e < len; ++e) v[e] = x;
+        return x == x;
+    } else {
+        for (rl_dim_t e = 0; e < len; ++e) v[e] = rl_quant_value(q, vals, at + e * run_q);
     }
-    for (rl_dim_t i = laid * len, n; i < rows * len; i += n) { /* doubling: whole rows */
-        n = rl_min_dim(i, rows * len - i);
-        memcpy(v + i, v, (size_t)n * sizeof(float));
+    return no_nan(v, len);
+}
+
+/* Copies the first `first` elements of v over the first n, whole copies (doubling). */
+static void repeat_factors(float *v, rl_dim_t first, rl_dim_t n) {
+    for (rl_dim_t i = first, m; i < n; i += m) {
+        m = rl_min_dim(i, n - i);
+        memcpy(v + i, v, (size_t)m * sizeof(float));
     }
 }
 
-/* Whether f holds the factors of `rows` runs of r from quant index q. */
+/* One parameter's factors (rl_plan_factors_t) for a group of shape g from quant index idx,
+ * run after run; steps: outer_q, row_q, run_q. A block whose runs do not differ (a parameter
+ * that changes only along the runs, or only from block to block: per output channel on
+ * OIhw4i16o4i) lays out its first run and copies it; a group whose blocks do not differ, its
+ * first block. Returns whether none is NaN. */
+static bool lay_out_factor(const rl_quant_t *q, const void *vals, float *v, rl_dim_t idx,
+                           const rl_dim_t step[3], shape_t g, rl_dim_t len) {
+    const rl_dim_t block = g.rows * len, blocks = step[0] != 0 ? g.outer : 1;
+    bool numbers = true;
+    for (rl_dim_t a = 0; a < blocks; ++a) {
+        float *b = v + a * block;
+        const rl_dim_t at = idx + a * step[0];
+        if (step[1] == 0 && step[2] == 0) {
+            numbers &= lay_out_run(q, vals, b, at, 0, block); /* one value */
+        } else if (step[1] == 0) {
+            numbers &= lay_out_run(q, vals, b, at, step[2], len);
+            repeat_factors(b, len, block);
+        } else {
+            for (rl_dim_t i = 0; i < g.rows; ++i)
+                numbers &= lay_out_run(q, vals, b + i * len, at + i * step[1], step[2], len);
+        }
+    }
+    repeat_factors(v, blocks * block, g.outer * block);
+    return numbers;
+}
+
+/* Whether f holds the factors of a group of shape g of r from quant index q: the same steps
+ * and run length, and a group of the same rows with as many blocks or more (or, of one block,
+ * as many rows or more). */
 static bool factors_hold(const rl_plan_job_t *job, const rl_plan_factors_t *f,
-                         const rl_cvt_runs_t *r, const rl_dim_t q[RL_Q_COUNT], rl_dim_t rows) {
-    if (!f->valid || f->len != r->len || f->rows < rows) return false;
+                         const rl_cvt_runs_t *r, const rl_dim_t q[RL_Q_COUNT], shape_t g) {
+    const bool fits = g.outer == 1 && f->outer == 1 ? f->rows >= g.rows
+                                                    : f->rows == g.rows && f->outer >= g.outer;
+    if (!f->valid || f->len != r->len || !fits) return false;
     for (int j = 0; j < RL_Q_COUNT; ++j)
         if (job->e->q[j].present &&
-            (f->q[j] != q[j] || f->row_q[j] != r->row_q[j] || f->run_q[j] != r->run_q[j]))
+            (f->q[j] != q[j] || f->step[j][0] != r->outer_q[j] || f->step[j][1] != r->row_q[j] ||
+             f->step[j][2] != r->run_q[j]))
             return false;
     return true;
 }
 
-/* Lays out the factors of `rows` runs of r from quant index q into f, unless it holds them. */
+/* Lays out the factors of a group of shape g of r from quant index q into f, unless it holds
+ * them. */
 static void factors_for(const rl_plan_job_t *job, rl_plan_factors_t *f, const rl_cvt_runs_t *r,
-                        const rl_dim_t q[RL_Q_COUNT], rl_dim_t rows) {
-    if (factors_hold(job, f, r, q, rows)) return;
-    f->valid = true, f->numbers = true, f->rows = rows, f->len = r->len;
+                        const rl_dim_t q[RL_Q_COUNT], shape_t g) {
+    if (factors_hold(job, f, r, q, g)) return;
+    f->valid = true, f->numbers = true, f->outer = g.outer, f->rows = g.rows, f->len = r->len;
     f->first = rl_plan_cvt_params(job, q);
     for (int j = 0; j < RL_Q_COUNT; ++j) {
         const rl_quant_t *qj = &job->e->q[j];
-        f->q[j] = q[j], f->row_q[j] = r->row_q[j], f->run_q[j] = r->run_q[j];
+        const rl_dim_t step[3] = {r->outer_q[j], r->row_q[j], r->run_q[j]};
+        f->q[j] = q[j];
+        memcpy(f->step[j], step, sizeof step);
         if (!qj->present) continue;
-        lay_out_factor(qj, job->qv[j], f->v[j], q[j], r->row_q[j], r->run_q[j], rows, r->len);
-        if (j != RL_Q_SRC_SCALE && j != RL_Q_DST_ZP) continue; /* rl_cvt_nan_params */
-        for (rl_dim_t i = 0; i < rows * r->len; ++i) f->numbers &= f->v[j][i] == f->v[j][i];
+        const bool numbers = lay_out_factor(qj, job->qv[j], f->v[j], q[j], step, g, r->len);
+        if (j == RL_Q_SRC_SCALE || j == RL_Q_DST_ZP) f->numbers &= numbers; /* rl_cvt_nan_params */
     }
 }
 
-/* n elements from s into d with the factors of f: in chunks through the affine kernel. */
+/* n <= RL_PLAN_FACTORS_MAX elements from s into d with the factors of f: one call of each
+ * kernel. */
 static void cvt_factored(const rl_plan_job_t *job, const rl_plan_factors_t *f, bool dst_varies,
                          const char *s, char *d, rl_dim_t n) {
     const varying_t v = varying_setup(job, s, d, &f->first, dst_varies);
-    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
-    for (rl_dim_t at = 0; at < n; at += PRM_CHUNK) {
-        const float *prm[RL_Q_COUNT];
-        for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = f->v[j] + at;
-        varying_chunk(job, &v, prm, s + at * ses, d + at * des, rl_min_dim(n - at, PRM_CHUNK));
-    }
+    const float *prm[RL_Q_COUNT];
+    for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = f->v[j];
+    _Alignas(64) float buf[RL_PLAN_FACTORS_MAX];
+    varying_chunk(job, &v, prm, s, d, n, buf);
 }
 
-/* `rows` runs of `bytes` each, `stride` bytes apart on one side and back to back on the
- * other: the run-copy kernel where the plan has one, else a memcpy each. `spread`: from the
- * packed side (a buffer) into the strided one, else the other way. */
-static void move_rows(const rl_plan_job_t *job, const char *from, char *to, rl_dim_t rows,
-                      rl_dim_t bytes, rl_dim_t stride, bool spread) {
-    const rl_dim_t fs = spread ? bytes : stride, ts = spread ? stride : bytes;
+/* The runs of a group of shape g, `bytes` each, apart by (outer, row) bytes on one side and
+ * back to back on the other: the run-copy kernel where the plan has one, else a memcpy each.
+ * `spread`: from the packed side (a buffer) into the one apart, else the other way. */
+static void move_runs(const rl_plan_job_t *job, const char *from, char *to, shape_t g,
+                      rl_dim_t bytes, rl_dim_t outer, rl_dim_t row, bool spread) {
+    const rl_dim_t po = g.rows * bytes;
+    const rl_dim_t fo = spread ? po : outer, fr = spread ? bytes : row;
+    const rl_dim_t to_o = spread ? outer : po, tr = spread ? row : bytes;
     if (job->p->runs.fn) {
-        job->p->runs.fn(1, (size_t)rows, (size_t)bytes, from, 0, fs, to, 0, ts);
+        job->p->runs.fn((size_t)g.outer, (size_t)g.rows, (size_t)bytes, from, fo, fr, to, to_o, tr);
         return;
     }
-    for (rl_dim_t i = 0; i < rows; ++i) memcpy(to + i * ts, from + i * fs, (size_t)bytes);
+    for (rl_dim_t a = 0; a < g.outer; ++a)
+        for (rl_dim_t i = 0; i < g.rows; ++i)
+            memcpy(to + a * to_o + i * tr, from + a * fo + i * fr, (size_t)bytes);
 }
 
-/* Each run on its own: with a parameter set per run (quant index q + i * row_q). */
+/* Each run on its own, with its own parameter set. */
 static void cvt_runs_each(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
                           bool stream) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     rl_dim_t qi[RL_Q_COUNT];
     const rl_qwalk_t w = {qi, r->run_q, r->len};
     stream = stream && r->len * des >= RL_PLAN_STREAM_RUN_BYTES;
-    for (rl_dim_t i = 0; i < r->rows; ++i) {
-        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = r->q[j] + i * r->row_q[j];
-        rl_plan_cvt_run(job, s + i * r->src_row * ses, d + i * r->dst_row * des, r->len, &w, stream);
-    }
+    for (rl_dim_t a = 0; a < r->outer; ++a)
+        for (rl_dim_t i = 0; i < r->rows; ++i) {
+            for (int j = 0; j < RL_Q_COUNT; ++j)
+                qi[j] = r->q[j] + a * r->outer_q[j] + i * r->row_q[j];
+            rl_plan_cvt_run(job, s + (a * r->src_outer + i * r->src_row) * ses,
+                            d + (a * r->dst_outer + i * r->dst_row) * des, r->len, &w, stream);
+        }
 }
 
-/* What a group of runs shares: whether factors apply, and the steps around them. */
+/* What the groups of r share: whether factors apply, the steps around them, where the runs
+ * lie back to back, and the group's shape. */
 typedef struct {
-    bool factored, dst_varies;
-    rl_plan_factors_t *f;
-} group_t;
+    bool factored, dst_varies, src_packed, dst_packed;
+    shape_t g;
+} groups_t;
 
-/* m runs (a group) from s into d, back to back on both sides, quant index q. Returns false
- * where the factors hold a NaN the affine kernel may not take. */
-static bool cvt_group(const rl_plan_job_t *job, const group_t *g, const rl_cvt_runs_t *r,
-                      const rl_dim_t q[RL_Q_COUNT], rl_dim_t m, const char *s, char *d,
+/* A group of shape g (its runs back to back on both sides) from s into d, quant index q.
+ * Returns false where the factors hold a NaN the affine kernel may not take. */
+static bool cvt_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt_runs_t *r,
+                      const rl_dim_t q[RL_Q_COUNT], shape_t g, const char *s, char *d,
                       bool stream) {
-    if (!g->factored) {
+    const rl_dim_t n = g.outer * g.rows * r->len;
+    if (!gs->factored) {
         const rl_qwalk_t w = {q, r->run_q, r->len};
-        rl_plan_cvt_run(job, s, d, m * r->len, &w,
-                        stream && m * r->len * (rl_dim_t)job->p->dst_es >= RL_PLAN_STREAM_RUN_BYTES);
+        rl_plan_cvt_run(job, s, d, n,
+                        &w, stream && n * (rl_dim_t)job->p->dst_es >= RL_PLAN_STREAM_RUN_BYTES);
         return true;
     }
-    factors_for(job, g->f, r, q, m);
-    if (!g->f->numbers) return false;
-    cvt_factored(job, g->f, g->dst_varies, s, d, m * r->len);
+    factors_for(job, r->factors, r, q, g);
+    if (!r->factors->numbers) return false;
+    cvt_factored(job, r->factors, gs->dst_varies, s, d, n);
     return true;
 }
 
-/* Groups of runs, each converted as one run of up to RL_PLAN_FACTORS_MAX elements: source runs
- * apart are gathered into a buffer first, destination runs apart spread from one after. Where
- * the parameters change along or across the runs (per channel on blocked <-> channels-last
- * moves, per output channel on weight layouts), the group takes factor rows (r->factors, the
- * work item's cache): one call of each kernel per group, not per run. Runs with constant parameters
- * group where they are short. Not with the sum post-op into a buffer (it reads the
- * destination), nor with per-element destination steps beside it (cvt_run_varying's rule).
- * Returns whether it converted them. */
+/* The group at block a, run i of shape g: gathered where its source runs lie apart,
+ * converted, spread where its destination runs do; run by run where the factors may not go
+ * to the affine kernel. */
+static void run_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt_runs_t *r,
+                      const char *s, char *d, rl_dim_t a, rl_dim_t i, shape_t g, bool stream) {
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    _Alignas(64) char sbuf[RL_PLAN_FACTORS_MAX * 4], dbuf[RL_PLAN_FACTORS_MAX * 4];
+    const char *gs_ = s + (a * r->src_outer + i * r->src_row) * ses;
+    char *gd = d + (a * r->dst_outer + i * r->dst_row) * des;
+    rl_dim_t q[RL_Q_COUNT];
+    for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = r->q[j] + a * r->outer_q[j] + i * r->row_q[j];
+    if (!gs->src_packed)
+        move_runs(job, gs_, sbuf, g, r->len * ses, r->src_outer * ses, r->src_row * ses, false);
+    char *to = gs->dst_packed ? gd : dbuf;
+    if (!cvt_group(job, gs, r, q, g, gs->src_packed ? gs_ : sbuf, to, stream && gs->dst_packed)) {
+        const rl_cvt_runs_t sub = {g.outer, r->src_outer, r->dst_outer, r->outer_q,
+                                   g.rows,  r->len,       r->src_row,   r->dst_row,
+                                   q,       r->row_q,     r->run_q,     NULL};
+        cvt_runs_each(job, gs_, gd, &sub, false);
+        return;
+    }
+    if (!gs->dst_packed)
+        move_runs(job, dbuf, gd, g, r->len * des, r->dst_outer * des, r->dst_row * des, true);
+}
+
+/* Groups of runs, each converted as one run of up to RL_PLAN_FACTORS_MAX elements: whole
+ * blocks where two or more fit (a staged batch of 16 x 9 transposed tiles of a weight
+ * layout), else rows of one block. Source runs apart are gathered into a buffer first,
+ * destination runs apart spread from one after. Where the parameters change along or across
+ * the runs (per channel on blocked <-> channels-last moves, per output channel on weight
+ * layouts), the group takes factor rows (r->factors, the work item's cache): one call of each
+ * kernel per group, not per run. Runs with parameters constant along them group only where
+ * they are short (shorter still where the parameters change from run to run): a long run
+ * converts as fast on its own, with no factors to lay out (ab -> ba with per-column scales).
+ * Not with the sum post-op into a buffer (it reads the destination), nor with per-element
+ * destination steps beside it (cvt_run_varying's rule). Returns whether it converted them. */
 static bool cvt_runs_grouped(const rl_plan_job_t *job, const char *s, char *d,
                              const rl_cvt_runs_t *r, bool stream) {
-    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
-    const rl_dim_t per = RL_PLAN_FACTORS_MAX / (r->len > 0 ? r->len : 1);
-    const bool across = rl_plan_varies(job, r->row_q), along = rl_plan_varies(job, r->run_q);
-    const bool sum = job->ops & RL_CVT_SUM, dst_apart = r->dst_row != r->len;
-    group_t g = {along || across, dst_steps_vary(job, r->row_q) || dst_steps_vary(job, r->run_q),
-                 r->factors};
-    if (per < 2 || (sum && (dst_apart || g.dst_varies)) || (g.factored && !g.f) ||
-        (!g.factored && r->len * des > GROUP_SHORT_BYTES))
+    const rl_dim_t des = (rl_dim_t)job->p->dst_es, block = r->rows * r->len;
+    const bool blocks = r->outer > 1 && 2 * block <= RL_PLAN_FACTORS_MAX;
+    const bool along = rl_plan_varies(job, r->run_q);
+    const bool factored = along || rl_plan_varies(job, r->outer_q) || rl_plan_varies(job, r->row_q);
+    const bool dst_varies = dst_steps_vary(job, r->outer_q) || dst_steps_vary(job, r->row_q) ||
+                            dst_steps_vary(job, r->run_q);
+    const shape_t g = blocks ? (shape_t){RL_PLAN_FACTORS_MAX / block, r->rows}
+                             : (shape_t){1, RL_PLAN_FACTORS_MAX / (r->len > 0 ? r->len : 1)};
+    const bool packed[2] = {r->src_row == r->len && (!blocks || r->src_outer == block),
+                            r->dst_row == r->len && (!blocks || r->dst_outer == block)};
+    if ((r->outer > 1 && !blocks) || g.rows < 2 || (factored && !r->factors) ||
+        ((job->ops & RL_CVT_SUM) && (!packed[1] || dst_varies)) ||
+        (!along && r->len * des > GROUP_SHORT_BYTES) ||
+        (!along && factored && r->len > GROUP_ACROSS_ELEMS))
         return false;
-    _Alignas(64) char sbuf[RL_PLAN_FACTORS_MAX * 4], dbuf[RL_PLAN_FACTORS_MAX * 4];
-    rl_dim_t q[RL_Q_COUNT];
-    for (rl_dim_t i = 0; i < r->rows; i += per) {
-        const rl_dim_t m = rl_min_dim(per, r->rows - i);
-        const char *gs = s + i * r->src_row * ses;
-        char *gd = d + i * r->dst_row * des;
-        for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = r->q[j] + i * r->row_q[j];
-        if (r->src_row != r->len) move_rows(job, gs, sbuf, m, r->len * ses, r->src_row * ses, false);
-        const char *from = r->src_row != r->len ? sbuf : gs;
-        char *to = dst_apart ? dbuf : gd;
-        if (!cvt_group(job, &g, r, q, m, from, to, stream && !dst_apart)) {
-            const rl_cvt_runs_t sub = {m, r->len, r->src_row, r->dst_row, q, r->row_q, r->run_q, NULL};
-            cvt_runs_each(job, gs, gd, &sub, false);
-            continue;
+    const groups_t gs = {factored, dst_varies, packed[0], packed[1], g};
+    for (rl_dim_t a = 0; a < r->outer; a += g.outer)
+        for (rl_dim_t i = 0; i < r->rows; i += g.rows) {
+            const shape_t m = {rl_min_dim(g.outer, r->outer - a), rl_min_dim(g.rows, r->rows - i)};
+            run_group(job, &gs, r, s, d, a, i, m, stream);
         }
-        if (dst_apart) move_rows(job, dbuf, gd, m, r->len * des, r->dst_row * des, true);
-    }
     return true;
 }
 
-/* Runs back to back on both sides with the same parameters convert in one call (a staged
- * tile of 16-lane rows would otherwise cost a call per row), which streams like any
- * contiguous run of RL_PLAN_STREAM_RUN_BYTES when it writes the destination. */
-void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
+/* The runs of one block: one call where they lie back to back on both sides with the same
+ * parameters (a staged tile of 16-lane rows would otherwise cost a call per row), which
+ * streams like any contiguous run of RL_PLAN_STREAM_RUN_BYTES when it writes the destination;
+ * else in groups, else run by run. */
+static void cvt_block(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
                       bool stream) {
     const rl_dim_t des = (rl_dim_t)job->p->dst_es;
     if (r->src_row == r->len && r->dst_row == r->len && !rl_plan_varies(job, r->row_q)) {
@@ -362,4 +446,17 @@ void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl
     }
     if (cvt_runs_grouped(job, s, d, r, stream)) return;
     cvt_runs_each(job, s, d, r, stream);
+}
+
+void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
+                      bool stream) {
+    if (r->outer > 1 && cvt_runs_grouped(job, s, d, r, stream)) return;
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    rl_dim_t q[RL_Q_COUNT];
+    rl_cvt_runs_t b = *r;
+    b.outer = 1, b.q = q;
+    for (rl_dim_t a = 0; a < r->outer; ++a) {
+        for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = r->q[j] + a * r->outer_q[j];
+        cvt_block(job, s + a * r->src_outer * ses, d + a * r->dst_outer * des, &b, stream);
+    }
 }
