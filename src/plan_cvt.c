@@ -344,11 +344,9 @@ static void cvt_runs_each(const rl_plan_job_t *job, const char *s, char *d, cons
         }
 }
 
-/* What the groups of r share: whether factors apply, the steps around them, where the runs
- * lie back to back, and the group's shape. */
+/* What the groups of r share: whether factors apply, and the steps around them. */
 typedef struct {
-    bool factored, dst_varies, src_packed, dst_packed;
-    shape_t g;
+    bool factored, dst_varies;
 } groups_t;
 
 /* A group of shape g (its runs back to back on both sides) from s into d, quant index q.
@@ -369,60 +367,79 @@ static bool cvt_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt
     return true;
 }
 
+/* Whether the runs of a group of shape g lie back to back on a side whose runs are `row`
+ * apart and blocks `outer` apart. */
+static bool packed(shape_t g, rl_dim_t len, rl_dim_t row, rl_dim_t outer) {
+    return row == len && (g.outer == 1 || outer == g.rows * len);
+}
+
 /* The group at block a, run i of shape g: gathered where its source runs lie apart,
  * converted, spread where its destination runs do; run by run where the factors may not go
- * to the affine kernel. */
+ * to the affine kernel, or the sum post-op would read a buffer. */
 static void run_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt_runs_t *r,
                       const char *s, char *d, rl_dim_t a, rl_dim_t i, shape_t g, bool stream) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     _Alignas(64) char sbuf[RL_PLAN_FACTORS_MAX * 4], dbuf[RL_PLAN_FACTORS_MAX * 4];
     const char *gs_ = s + (a * r->src_outer + i * r->src_row) * ses;
     char *gd = d + (a * r->dst_outer + i * r->dst_row) * des;
+    const bool src_packed = packed(g, r->len, r->src_row, r->src_outer);
+    const bool dst_packed = packed(g, r->len, r->dst_row, r->dst_outer);
     rl_dim_t q[RL_Q_COUNT];
     for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = r->q[j] + a * r->outer_q[j] + i * r->row_q[j];
-    if (!gs->src_packed)
+    if (!src_packed)
         move_runs(job, gs_, sbuf, g, r->len * ses, r->src_outer * ses, r->src_row * ses, false);
-    char *to = gs->dst_packed ? gd : dbuf;
-    if (!cvt_group(job, gs, r, q, g, gs->src_packed ? gs_ : sbuf, to, stream && gs->dst_packed)) {
+    const bool sum_apart = (job->ops & RL_CVT_SUM) && !dst_packed;
+    if (sum_apart ||
+        !cvt_group(job, gs, r, q, g, src_packed ? gs_ : sbuf, dst_packed ? gd : dbuf,
+                   stream && dst_packed)) {
         const rl_cvt_runs_t sub = {g.outer, r->src_outer, r->dst_outer, r->outer_q,
                                    g.rows,  r->len,       r->src_row,   r->dst_row,
                                    q,       r->row_q,     r->run_q,     NULL};
         cvt_runs_each(job, gs_, gd, &sub, false);
         return;
     }
-    if (!gs->dst_packed)
+    if (!dst_packed)
         move_runs(job, dbuf, gd, g, r->len * des, r->dst_outer * des, r->dst_row * des, true);
 }
 
-/* Groups of runs, each converted as one run of up to RL_PLAN_FACTORS_MAX elements: whole
- * blocks where two or more fit (a staged batch of 16 x 9 transposed tiles of a weight
- * layout), else rows of one block. Source runs apart are gathered into a buffer first,
- * destination runs apart spread from one after. Where the parameters change along or across
- * the runs (per channel on blocked <-> channels-last moves, per output channel on weight
- * layouts), the group takes factor rows (r->factors, the work item's cache): one call of each
- * kernel per group, not per run. Runs with parameters constant along them group only where
- * they are short (shorter still where the parameters change from run to run): a long run
- * converts as fast on its own, with no factors to lay out (ab -> ba with per-column scales).
- * Not with the sum post-op into a buffer (it reads the destination), nor with per-element
- * destination steps beside it (cvt_run_varying's rule). Returns whether it converted them. */
+/* The shape of r's groups: whole blocks where two or more fit (a staged batch of 16 x 9
+ * transposed tiles of a weight layout); else, for source runs shorter than a cache line,
+ * some runs of every block where two or more of each fit (nhwc -> nChw8c f32: the 2 channel
+ * blocks of a batch read a pixel's 64-byte line together, not half of it in each of two
+ * passes); else runs of one block (r of one block only; {0, 0} otherwise). */
+static shape_t group_shape(const rl_cvt_runs_t *r, rl_dim_t ses) {
+    const rl_dim_t max = RL_PLAN_FACTORS_MAX, len = r->len > 0 ? r->len : 1;
+    if (r->outer == 1) return (shape_t){1, max / len};
+    if (2 * r->rows * len <= max) return (shape_t){max / (r->rows * len), r->rows};
+    if (len * ses < 64 && 2 * r->outer * len <= max)
+        return (shape_t){r->outer, max / (r->outer * len)};
+    return (shape_t){0, 0};
+}
+
+/* Groups of runs, each converted as one run of up to RL_PLAN_FACTORS_MAX elements (their
+ * shape: group_shape). Source runs apart are gathered into a buffer first, destination runs
+ * apart spread from one after. Where the parameters change along or across the runs (per
+ * channel on blocked <-> channels-last moves, per output channel on weight layouts), the
+ * group takes factor rows (r->factors, the work item's cache): one call of each kernel per
+ * group, not per run. Runs with parameters constant along them group only where they are
+ * short (shorter still where the parameters change from run to run): a long run converts as
+ * fast on its own, with no factors to lay out (ab -> ba with per-column scales). Not with the
+ * sum post-op into runs apart (it reads the destination), nor with per-element destination
+ * steps beside it (cvt_run_varying's rule). Returns whether it converted them. */
 static bool cvt_runs_grouped(const rl_plan_job_t *job, const char *s, char *d,
                              const rl_cvt_runs_t *r, bool stream) {
-    const rl_dim_t des = (rl_dim_t)job->p->dst_es, block = r->rows * r->len;
-    const bool blocks = r->outer > 1 && 2 * block <= RL_PLAN_FACTORS_MAX;
+    const rl_dim_t des = (rl_dim_t)job->p->dst_es;
     const bool along = rl_plan_varies(job, r->run_q);
     const bool factored = along || rl_plan_varies(job, r->outer_q) || rl_plan_varies(job, r->row_q);
     const bool dst_varies = dst_steps_vary(job, r->outer_q) || dst_steps_vary(job, r->row_q) ||
                             dst_steps_vary(job, r->run_q);
-    const shape_t g = blocks ? (shape_t){RL_PLAN_FACTORS_MAX / block, r->rows}
-                             : (shape_t){1, RL_PLAN_FACTORS_MAX / (r->len > 0 ? r->len : 1)};
-    const bool packed[2] = {r->src_row == r->len && (!blocks || r->src_outer == block),
-                            r->dst_row == r->len && (!blocks || r->dst_outer == block)};
-    if ((r->outer > 1 && !blocks) || g.rows < 2 || (factored && !r->factors) ||
-        ((job->ops & RL_CVT_SUM) && (!packed[1] || dst_varies)) ||
+    const shape_t g = group_shape(r, (rl_dim_t)job->p->src_es);
+    if (g.rows < 2 || (factored && !r->factors) ||
+        ((job->ops & RL_CVT_SUM) && (r->dst_row != r->len || dst_varies)) ||
         (!along && r->len * des > GROUP_SHORT_BYTES) ||
         (!along && factored && r->len > GROUP_ACROSS_ELEMS))
         return false;
-    const groups_t gs = {factored, dst_varies, packed[0], packed[1], g};
+    const groups_t gs = {factored, dst_varies};
     for (rl_dim_t a = 0; a < r->outer; a += g.outer)
         for (rl_dim_t i = 0; i < r->rows; i += g.rows) {
             const shape_t m = {rl_min_dim(g.outer, r->outer - a), rl_min_dim(g.rows, r->rows - i)};
