@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CVT_CHUNK         1024 /* f32 values between the two conversion halves */
-#define PRM_CHUNK         256  /* values per chunk of a run with per-element parameters */
-#define PRM_PERIOD_MAX    1024 /* longer parameter periods are laid out per chunk */
-#define GROUP_SHORT_BYTES 256  /* runs with constant parameters group up to this long */
-#define GROUP_ACROSS_ELEMS 64  /* runs with parameters that change from run to run, to this */
+#define CVT_CHUNK          1024 /* f32 values between the two conversion halves */
+#define PRM_CHUNK          256  /* values per chunk of a run with per-element parameters */
+#define PRM_PERIOD_MAX     1024 /* longer parameter periods are laid out per chunk */
+#define GROUP_SHORT_BYTES  256  /* runs with constant parameters group up to this long */
+#define GROUP_ACROSS_ELEMS 64   /* runs with parameters that change from run to run, to this */
 
 void rl_plan_job_init(rl_plan_job_t *job, const rl_plan_t *p, const rl_problem_t *e,
                       const char *src, char *dst, const void *const *qv) {
@@ -203,7 +203,7 @@ void rl_plan_cvt_run(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t 
 /* ---- groups of short runs ------------------------------------------------------------ */
 
 /* The runs of a group: `outer` blocks of `rows` runs of r->len (a block of runs is r's rows;
- * a group is either some whole blocks or some rows of one block). */
+ * a group is some whole blocks, some runs of every block, or some runs of one block). */
 typedef struct {
     rl_dim_t outer, rows;
 } shape_t;
@@ -275,9 +275,8 @@ static bool factors_hold(const rl_plan_job_t *job, const rl_plan_factors_t *f,
                                                     : f->rows == g.rows && f->outer >= g.outer;
     if (!f->valid || f->len != r->len || !fits) return false;
     for (int j = 0; j < RL_Q_COUNT; ++j)
-        if (job->e->q[j].present &&
-            (f->q[j] != q[j] || f->step[j][0] != r->outer_q[j] || f->step[j][1] != r->row_q[j] ||
-             f->step[j][2] != r->run_q[j]))
+        if (job->e->q[j].present && (f->q[j] != q[j] || f->step[j][0] != r->outer_q[j] ||
+                                     f->step[j][1] != r->row_q[j] || f->step[j][2] != r->run_q[j]))
             return false;
     return true;
 }
@@ -357,8 +356,8 @@ static bool cvt_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt
     const rl_dim_t n = g.outer * g.rows * r->len;
     if (!gs->factored) {
         const rl_qwalk_t w = {q, r->run_q, r->len};
-        rl_plan_cvt_run(job, s, d, n,
-                        &w, stream && n * (rl_dim_t)job->p->dst_es >= RL_PLAN_STREAM_RUN_BYTES);
+        rl_plan_cvt_run(job, s, d, n, &w,
+                        stream && n * (rl_dim_t)job->p->dst_es >= RL_PLAN_STREAM_RUN_BYTES);
         return true;
     }
     factors_for(job, r->factors, r, q, g);
@@ -380,26 +379,25 @@ static void run_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt
                       const char *s, char *d, rl_dim_t a, rl_dim_t i, shape_t g, bool stream) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     _Alignas(64) char sbuf[RL_PLAN_FACTORS_MAX * 4], dbuf[RL_PLAN_FACTORS_MAX * 4];
-    const char *gs_ = s + (a * r->src_outer + i * r->src_row) * ses;
-    char *gd = d + (a * r->dst_outer + i * r->dst_row) * des;
+    const char *from = s + (a * r->src_outer + i * r->src_row) * ses;
+    char *to = d + (a * r->dst_outer + i * r->dst_row) * des;
     const bool src_packed = packed(g, r->len, r->src_row, r->src_outer);
     const bool dst_packed = packed(g, r->len, r->dst_row, r->dst_outer);
     rl_dim_t q[RL_Q_COUNT];
     for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = r->q[j] + a * r->outer_q[j] + i * r->row_q[j];
     if (!src_packed)
-        move_runs(job, gs_, sbuf, g, r->len * ses, r->src_outer * ses, r->src_row * ses, false);
+        move_runs(job, from, sbuf, g, r->len * ses, r->src_outer * ses, r->src_row * ses, false);
     const bool sum_apart = (job->ops & RL_CVT_SUM) && !dst_packed;
-    if (sum_apart ||
-        !cvt_group(job, gs, r, q, g, src_packed ? gs_ : sbuf, dst_packed ? gd : dbuf,
-                   stream && dst_packed)) {
+    if (sum_apart || !cvt_group(job, gs, r, q, g, src_packed ? from : sbuf, dst_packed ? to : dbuf,
+                                stream && dst_packed)) {
         const rl_cvt_runs_t sub = {g.outer, r->src_outer, r->dst_outer, r->outer_q,
                                    g.rows,  r->len,       r->src_row,   r->dst_row,
                                    q,       r->row_q,     r->run_q,     NULL};
-        cvt_runs_each(job, gs_, gd, &sub, false);
+        cvt_runs_each(job, from, to, &sub, false);
         return;
     }
     if (!dst_packed)
-        move_runs(job, dbuf, gd, g, r->len * des, r->dst_outer * des, r->dst_row * des, true);
+        move_runs(job, dbuf, to, g, r->len * des, r->dst_outer * des, r->dst_row * des, true);
 }
 
 /* The shape of r's groups: whole blocks where two or more fit (a staged batch of 16 x 9

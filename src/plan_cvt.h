@@ -38,7 +38,7 @@ typedef struct {
 #define RL_PLAN_FACTORS_MAX 1024 /* elements of a group of runs */
 typedef struct {
     bool valid, numbers; /* numbers: no src_scale or dst_zp is NaN (the affine kernel's rule) */
-    rl_dim_t outer, rows, len;               /* the group's shape */
+    rl_dim_t outer, rows, len;                   /* the group's shape */
     rl_dim_t q[RL_Q_COUNT], step[RL_Q_COUNT][3]; /* its quant index; outer_q, row_q, run_q */
     rl_cvt_params_t first; /* the parameters at q (the constant ones hold everywhere) */
     float v[RL_Q_COUNT][RL_PLAN_FACTORS_MAX];

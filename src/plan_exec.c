@@ -57,8 +57,8 @@ typedef struct {
     rl_dim_t c0, c1, c2;
     const rl_plan_node_t *k0, *k1, *k2;
     rl_dim_t ss0, ss1, ds1, ss2; /* source strides of K0, K1, K2, destination stride of K1 */
-    rl_dim_t ses, des;      /* element sizes */
-    rl_plan_factors_t *factors; /* the item's laid-out parameters (plan_cvt.h) */
+    rl_dim_t ses, des;           /* element sizes */
+    rl_plan_factors_t *factors;  /* the item's laid-out parameters (plan_cvt.h) */
 } tile_t;
 
 typedef void (*tile_fn)(const job_t *job, const tile_t *t);
@@ -116,8 +116,9 @@ static void copy_tile(const job_t *job, const tile_t *t) {
  * channels, was not folded with the pixels only because of them), else in groups of short
  * rows, or of whole tiles, or row by row (rl_plan_cvt_runs). */
 static void cvt_tile(const job_t *job, const tile_t *t) {
-    const rl_cvt_runs_t runs = {t->c2, t->k2->s[0], t->k2->s[1], t->k2->q, t->c1,    t->c0,
-                                t->k1->s[0], t->k1->s[1], t->q, t->k1->q, t->k0->q, t->factors};
+    const rl_cvt_runs_t runs = {t->c2, t->k2->s[0], t->k2->s[1], t->k2->q,
+                                t->c1, t->c0,       t->k1->s[0], t->k1->s[1],
+                                t->q,  t->k1->q,    t->k0->q,    t->factors};
     rl_plan_cvt_runs(job, t->s, t->d, &runs, true);
 }
 
@@ -157,7 +158,7 @@ static void transpose_cvt_tile(const job_t *job, const tile_t *t) {
 static void cvt_transpose_tile(const job_t *job, const tile_t *t) {
     const rl_plan_t *p = job->p;
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
-    const rl_cvt_runs_t runs = {1,     0,     0,        no_q,     t->c0,    t->c1,
+    const rl_cvt_runs_t runs = {1,           0,     0,    no_q,     t->c0,    t->c1,
                                 t->k0->s[0], t->c1, t->q, t->k0->q, t->k1->q, t->factors};
     rl_plan_cvt_runs(job, t->s, stage, &runs, false);
     p->transpose_narrow.fn(1, (size_t)t->c0, (size_t)t->c1, stage, 0, (size_t)(t->c1 * t->des),
@@ -246,8 +247,19 @@ static void run_tiles(const job_t *job, const item_t *it) {
     rl_dim_t q[RL_Q_COUNT];
     rl_plan_factors_t factors; /* laid out by the first tile that needs them */
     factors.valid = false;
-    tile_t t = {NULL,           NULL,           q,   it->cnt[0], it->cnt[1], batch, k0, k1, k2,
-                k0->s[0] * ses, k1->s[0] * ses, k1->s[1] * des, k2->s[0] * ses, ses, des, &factors};
+    tile_t t = {.q = q,
+                .c0 = it->cnt[0],
+                .c1 = it->cnt[1],
+                .k0 = k0,
+                .k1 = k1,
+                .k2 = k2,
+                .ss0 = k0->s[0] * ses,
+                .ss1 = k1->s[0] * ses,
+                .ds1 = k1->s[1] * des,
+                .ss2 = k2->s[0] * ses,
+                .ses = ses,
+                .des = des,
+                .factors = &factors};
     for (rl_dim_t i = 0; i < it->cnt[2]; i += batch) {
         t.c2 = rl_min_dim(batch, it->cnt[2] - i);
         for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it->q[j] + i * k2->q[j];
