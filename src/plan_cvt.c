@@ -432,7 +432,7 @@ static bool cvt_runs_grouped(const rl_plan_job_t *job, const char *s, char *d,
     const bool dst_varies = dst_steps_vary(job, r->outer_q) || dst_steps_vary(job, r->row_q) ||
                             dst_steps_vary(job, r->run_q);
     const shape_t g = group_shape(r, (rl_dim_t)job->p->src_es);
-    if (g.rows < 2 || (factored && !r->factors) ||
+    if (g.outer * g.rows < 2 || (factored && !r->factors) ||
         ((job->ops & RL_CVT_SUM) && (r->dst_row != r->len || dst_varies)) ||
         (!along && r->len * des > GROUP_SHORT_BYTES) ||
         (!along && factored && r->len > GROUP_ACROSS_ELEMS))
