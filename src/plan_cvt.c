@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CVT_CHUNK         1024 /* f32 values between the two conversion halves */
-#define PRM_CHUNK         256  /* values per chunk of a run with per-element parameters */
-#define PRM_PERIOD_MAX    1024 /* longer parameter periods are laid out per chunk */
-#define GROUP_BYTES       4096 /* destination bytes of the runs a grouped conversion converts */
-#define GROUP_SHORT_BYTES 256  /* runs with constant parameters group up to this long */
+#define CVT_CHUNK          1024 /* f32 values between the two conversion halves */
+#define PRM_CHUNK          256  /* values per chunk of a run with per-element parameters */
+#define PRM_PERIOD_MAX     1024 /* longer parameter periods are laid out per chunk */
+#define GROUP_SHORT_BYTES  256  /* runs with constant parameters group up to this long */
+#define GROUP_ACROSS_ELEMS 64   /* runs with parameters that change from run to run, to this */
 
 void rl_plan_job_init(rl_plan_job_t *job, const rl_plan_t *p, const rl_problem_t *e,
                       const char *src, char *dst, const void *const *qv) {
@@ -97,6 +97,13 @@ static void cvt_elementwise(const rl_plan_job_t *job, const char *s, char *d, rl
     }
 }
 
+/* Whether a present destination scale or zero point changes along quant strides q. */
+static bool dst_steps_vary(const rl_plan_job_t *job, const rl_dim_t q[RL_Q_COUNT]) {
+    const rl_quant_t *e = job->e->q;
+    return (e[RL_Q_DST_SCALE].present && q[RL_Q_DST_SCALE]) ||
+           (e[RL_Q_DST_ZP].present && q[RL_Q_DST_ZP]);
+}
+
 /* How a run with per-element parameters converts: the steps the affine kernel runs, the
  * constant rest, and where its f32 values live. */
 typedef struct {
@@ -106,12 +113,13 @@ typedef struct {
     bool f32_src;                   /* an aligned f32 source is read as it is */
 } varying_t;
 
+/* at: the parameters at the first element (those that do not change hold everywhere). */
 static varying_t varying_setup(const rl_plan_job_t *job, const char *s, char *d,
-                               const rl_qwalk_t *w, bool dst_varies) {
+                               const rl_cvt_params_t *at, bool dst_varies) {
     const unsigned dst_steps = RL_CVT_DST_SCALE | RL_CVT_DST_ZP;
     varying_t v;
     v.affine_ops = job->ops & (RL_CVT_SRC_BOTH | (dst_varies ? dst_steps : 0u));
-    v.dst_prm = rl_plan_cvt_params(job, w->idx), v.plain = v.dst_prm;
+    v.dst_prm = *at, v.plain = v.dst_prm;
     v.dst_prm.ops &= ~(v.affine_ops | RL_CVT_SRC_BOTH);
     v.plain.ops = 0;
     v.in_place = job->p->dst_dt == RL_F32 && v.dst_prm.ops == 0 && (uintptr_t)d % 4 == 0;
@@ -119,17 +127,18 @@ static varying_t varying_setup(const rl_plan_job_t *job, const char *s, char *d,
     return v;
 }
 
-/* One chunk of m elements whose parameters sit at offset o of the laid-out arrays: to f32
- * without parameters, the per-element steps, then to the destination with the constant ones. */
-static void varying_chunk(const rl_plan_job_t *job, const varying_t *v, const prm_arrays_t *a,
-                          rl_dim_t o, const char *s, char *d, rl_dim_t m) {
+/* One chunk of m elements with per-element parameters prm (by RL_Q_*, each at the chunk's
+ * first element): to f32 without parameters (into buf, of m floats or more), the per-element
+ * steps, then to the destination with the constant ones. */
+static void varying_chunk(const rl_plan_job_t *job, const varying_t *v,
+                          const float *const prm[RL_Q_COUNT], const char *s, char *d, rl_dim_t m,
+                          float *buf) {
     const rl_plan_t *p = job->p;
-    float buf[PRM_CHUNK];
     float *x = v->in_place ? (float *)(void *)d : buf;
     const float *in = v->f32_src ? (const float *)(const void *)s : x;
     if (!v->f32_src) p->to_f32.fn((size_t)m, s, x, &v->plain, false);
-    p->affine.fn((size_t)m, in, x, v->affine_ops, a->v[RL_Q_SRC_ZP] + o, a->v[RL_Q_SRC_SCALE] + o,
-                 a->v[RL_Q_DST_SCALE] + o, a->v[RL_Q_DST_ZP] + o);
+    p->affine.fn((size_t)m, in, x, v->affine_ops, prm[RL_Q_SRC_ZP], prm[RL_Q_SRC_SCALE],
+                 prm[RL_Q_DST_SCALE], prm[RL_Q_DST_ZP]);
     if (!v->in_place) p->from_f32.fn((size_t)m, buf, d, &v->dst_prm, false);
 }
 
@@ -139,9 +148,7 @@ static void varying_chunk(const rl_plan_job_t *job, const varying_t *v, const pr
  * element, as does a sum beside per-element destination parameters. */
 static void cvt_run_varying(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t n,
                             const rl_qwalk_t *w) {
-    const rl_quant_t *q = job->e->q;
-    const bool dst_varies = (q[RL_Q_DST_SCALE].present && w->step[RL_Q_DST_SCALE]) ||
-                            (q[RL_Q_DST_ZP].present && w->step[RL_Q_DST_ZP]);
+    const bool dst_varies = dst_steps_vary(job, w->step);
     const bool once = w->period <= PRM_PERIOD_MAX;
     prm_arrays_t a;
     if ((dst_varies && (job->ops & RL_CVT_SUM)) ||
@@ -149,7 +156,8 @@ static void cvt_run_varying(const rl_plan_job_t *job, const char *s, char *d, rl
         cvt_elementwise(job, s, d, n, w, 0);
         return;
     }
-    const varying_t v = varying_setup(job, s, d, w, dst_varies);
+    const rl_cvt_params_t first = rl_plan_cvt_params(job, w->idx);
+    const varying_t v = varying_setup(job, s, d, &first, dst_varies);
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     for (rl_dim_t at = 0; at < n; at += PRM_CHUNK) {
         const rl_dim_t m = rl_min_dim(n - at, PRM_CHUNK), phase = at % w->period;
@@ -157,7 +165,10 @@ static void cvt_run_varying(const rl_plan_job_t *job, const char *s, char *d, rl
             cvt_elementwise(job, s + at * ses, d + at * des, m, w, phase);
             continue;
         }
-        varying_chunk(job, &v, &a, once ? phase : 0, s + at * ses, d + at * des, m);
+        const float *prm[RL_Q_COUNT];
+        for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = a.v[j] + (once ? phase : 0);
+        float buf[PRM_CHUNK];
+        varying_chunk(job, &v, prm, s + at * ses, d + at * des, m, buf);
     }
 }
 
@@ -189,59 +200,278 @@ void rl_plan_cvt_run(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t 
     }
 }
 
-/* Rows `dst_row` elements apart from a buffer of rows back to back: the run-copy kernel where
- * the plan has one, else a memcpy each. */
-static void spread_rows(const rl_plan_job_t *job, const char *buf, char *d, rl_dim_t rows,
-                        rl_dim_t bytes, rl_dim_t dst_row) {
-    if (job->p->runs.fn) {
-        job->p->runs.fn(1, (size_t)rows, (size_t)bytes, buf, 0, bytes, d, 0, dst_row);
-        return;
-    }
-    for (rl_dim_t i = 0; i < rows; ++i) memcpy(d + i * dst_row, buf + i * bytes, (size_t)bytes);
+/* ---- groups of short runs ------------------------------------------------------------ */
+
+/* The runs of a group: `outer` blocks of `rows` runs of r->len (a block of runs is r's rows;
+ * a group is some whole blocks, some runs of every block, or some runs of one block). */
+typedef struct {
+    rl_dim_t outer, rows;
+} shape_t;
+
+/* Whether none of the n values at v is NaN (written to vectorise: no early exit). */
+static bool no_nan(const float *v, rl_dim_t n) {
+    int nan = 0;
+    for (rl_dim_t i = 0; i < n; ++i) nan |= v[i] != v[i];
+    return !nan;
 }
 
-/* Runs back to back in the source with the same parameters in every run, into destination
- * rows apart: a group of runs converts as one run (of period len where the scales or zero
- * points change along the runs the same way: per output channel on a weight layout, the 16
- * lanes of o in ABcd16b16a) into a small buffer, whose rows then go to their places. The
- * parameters are laid out and the kernels called once per group instead of once per run:
- * for runs whose parameters change along them, and for short runs (ABcd4b16a4b: 4 elements).
- * Not with the sum post-op, which reads the destination. Returns whether it converted them. */
-static bool cvt_runs_grouped(const rl_plan_job_t *job, const char *s, char *d,
-                             const rl_cvt_runs_t *r) {
-    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
-    const rl_dim_t per = GROUP_BYTES / (r->len * des);
-    const bool along = rl_plan_varies(job, r->run_q);
-    if (r->src_row != r->len || per < 2 || (job->ops & RL_CVT_SUM) ||
-        rl_plan_varies(job, r->row_q) || (!along && r->len * des > GROUP_SHORT_BYTES))
-        return false;
-    _Alignas(64) char buf[GROUP_BYTES];
-    const rl_qwalk_t w = {r->q, r->run_q, r->len};
-    for (rl_dim_t i = 0; i < r->rows; i += per) {
-        const rl_dim_t m = rl_min_dim(per, r->rows - i);
-        rl_plan_cvt_run(job, s + i * r->len * ses, buf, m * r->len, &w, false);
-        spread_rows(job, buf, d + i * r->dst_row * des, m, r->len * des, r->dst_row * des);
+/* The factors of one run from quant index at, stepping by run_q: copied from the value array
+ * (per-channel f32 scales along the run), one value repeated, or value by value. Returns
+ * whether none is NaN. */
+static bool lay_out_run(const rl_quant_t *q, const void *vals, float *v, rl_dim_t at,
+                        rl_dim_t run_q, rl_dim_t len) {
+    if (!q->is_int && run_q == 1) {
+        memcpy(v, (const float *)vals + at, (size_t)len * sizeof(float));
+    } else if (run_q == 0) {
+        const float x = rl_quant_value(q, vals, at);
+        for (rl_dim_t e = 0; e < len; ++e) v[e] = x;
+        return x == x;
+    } else {
+        for (rl_dim_t e = 0; e < len; ++e) v[e] = rl_quant_value(q, vals, at + e * run_q);
     }
+    return no_nan(v, len);
+}
+
+/* Copies the first `first` elements of v over the first n, whole copies (doubling). */
+static void repeat_factors(float *v, rl_dim_t first, rl_dim_t n) {
+    for (rl_dim_t i = first, m; i < n; i += m) {
+        m = rl_min_dim(i, n - i);
+        memcpy(v + i, v, (size_t)m * sizeof(float));
+    }
+}
+
+/* One parameter's factors (rl_plan_factors_t) for a group of shape g from quant index idx,
+ * run after run; steps: outer_q, row_q, run_q. A block whose runs do not differ (a parameter
+ * that changes only along the runs, or only from block to block: per output channel on
+ * OIhw4i16o4i) lays out its first run and copies it; a group whose blocks do not differ, its
+ * first block. Returns whether none is NaN. */
+static bool lay_out_factor(const rl_quant_t *q, const void *vals, float *v, rl_dim_t idx,
+                           const rl_dim_t step[3], shape_t g, rl_dim_t len) {
+    const rl_dim_t block = g.rows * len, blocks = step[0] != 0 ? g.outer : 1;
+    bool numbers = true;
+    for (rl_dim_t a = 0; a < blocks; ++a) {
+        float *b = v + a * block;
+        const rl_dim_t at = idx + a * step[0];
+        if (step[1] == 0 && step[2] == 0) {
+            numbers &= lay_out_run(q, vals, b, at, 0, block); /* one value */
+        } else if (step[1] == 0) {
+            numbers &= lay_out_run(q, vals, b, at, step[2], len);
+            repeat_factors(b, len, block);
+        } else {
+            for (rl_dim_t i = 0; i < g.rows; ++i)
+                numbers &= lay_out_run(q, vals, b + i * len, at + i * step[1], step[2], len);
+        }
+    }
+    repeat_factors(v, blocks * block, g.outer * block);
+    return numbers;
+}
+
+/* Whether f holds the factors of a group of shape g of r from quant index q: the same steps
+ * and run length, and a group of the same rows with as many blocks or more (or, of one block,
+ * as many rows or more). */
+static bool factors_hold(const rl_plan_job_t *job, const rl_plan_factors_t *f,
+                         const rl_cvt_runs_t *r, const rl_dim_t q[RL_Q_COUNT], shape_t g) {
+    const bool fits = g.outer == 1 && f->outer == 1 ? f->rows >= g.rows
+                                                    : f->rows == g.rows && f->outer >= g.outer;
+    if (!f->valid || f->len != r->len || !fits) return false;
+    for (int j = 0; j < RL_Q_COUNT; ++j)
+        if (job->e->q[j].present && (f->q[j] != q[j] || f->step[j][0] != r->outer_q[j] ||
+                                     f->step[j][1] != r->row_q[j] || f->step[j][2] != r->run_q[j]))
+            return false;
     return true;
 }
 
-/* Runs back to back on both sides with the same parameters convert in one call (a staged
- * tile of 16-lane rows would otherwise cost a call per row), which streams like any
- * contiguous run of RL_PLAN_STREAM_RUN_BYTES when it writes the destination. */
-void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
-                      bool stream) {
+/* Lays out the factors of a group of shape g of r from quant index q into f, unless it holds
+ * them. */
+static void factors_for(const rl_plan_job_t *job, rl_plan_factors_t *f, const rl_cvt_runs_t *r,
+                        const rl_dim_t q[RL_Q_COUNT], shape_t g) {
+    if (factors_hold(job, f, r, q, g)) return;
+    f->valid = true, f->numbers = true, f->outer = g.outer, f->rows = g.rows, f->len = r->len;
+    f->first = rl_plan_cvt_params(job, q);
+    for (int j = 0; j < RL_Q_COUNT; ++j) {
+        const rl_quant_t *qj = &job->e->q[j];
+        const rl_dim_t step[3] = {r->outer_q[j], r->row_q[j], r->run_q[j]};
+        f->q[j] = q[j];
+        memcpy(f->step[j], step, sizeof step);
+        if (!qj->present) continue;
+        const bool numbers = lay_out_factor(qj, job->qv[j], f->v[j], q[j], step, g, r->len);
+        if (j == RL_Q_SRC_SCALE || j == RL_Q_DST_ZP) f->numbers &= numbers; /* rl_cvt_nan_params */
+    }
+}
+
+/* n <= RL_PLAN_FACTORS_MAX elements from s into d with the factors of f: one call of each
+ * kernel. */
+static void cvt_factored(const rl_plan_job_t *job, const rl_plan_factors_t *f, bool dst_varies,
+                         const char *s, char *d, rl_dim_t n) {
+    const varying_t v = varying_setup(job, s, d, &f->first, dst_varies);
+    const float *prm[RL_Q_COUNT];
+    for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = f->v[j];
+    _Alignas(64) float buf[RL_PLAN_FACTORS_MAX];
+    varying_chunk(job, &v, prm, s, d, n, buf);
+}
+
+/* The runs of a group of shape g, `bytes` each, apart by (outer, row) bytes on one side and
+ * back to back on the other: the run-copy kernel where the plan has one, else a memcpy each.
+ * `spread`: from the packed side (a buffer) into the one apart, else the other way. */
+static void move_runs(const rl_plan_job_t *job, const char *from, char *to, shape_t g,
+                      rl_dim_t bytes, rl_dim_t outer, rl_dim_t row, bool spread) {
+    const rl_dim_t po = g.rows * bytes;
+    const rl_dim_t fo = spread ? po : outer, fr = spread ? bytes : row;
+    const rl_dim_t to_o = spread ? outer : po, tr = spread ? row : bytes;
+    if (job->p->runs.fn) {
+        job->p->runs.fn((size_t)g.outer, (size_t)g.rows, (size_t)bytes, from, fo, fr, to, to_o, tr);
+        return;
+    }
+    for (rl_dim_t a = 0; a < g.outer; ++a)
+        for (rl_dim_t i = 0; i < g.rows; ++i)
+            memcpy(to + a * to_o + i * tr, from + a * fo + i * fr, (size_t)bytes);
+}
+
+/* Each run on its own, with its own parameter set. */
+static void cvt_runs_each(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
+                          bool stream) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    rl_dim_t qi[RL_Q_COUNT];
+    const rl_qwalk_t w = {qi, r->run_q, r->len};
+    stream = stream && r->len * des >= RL_PLAN_STREAM_RUN_BYTES;
+    for (rl_dim_t a = 0; a < r->outer; ++a)
+        for (rl_dim_t i = 0; i < r->rows; ++i) {
+            for (int j = 0; j < RL_Q_COUNT; ++j)
+                qi[j] = r->q[j] + a * r->outer_q[j] + i * r->row_q[j];
+            rl_plan_cvt_run(job, s + (a * r->src_outer + i * r->src_row) * ses,
+                            d + (a * r->dst_outer + i * r->dst_row) * des, r->len, &w, stream);
+        }
+}
+
+/* What the groups of r share: whether factors apply, and the steps around them. */
+typedef struct {
+    bool factored, dst_varies;
+} groups_t;
+
+/* A group of shape g (its runs back to back on both sides) from s into d, quant index q.
+ * Returns false where the factors hold a NaN the affine kernel may not take. */
+static bool cvt_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt_runs_t *r,
+                      const rl_dim_t q[RL_Q_COUNT], shape_t g, const char *s, char *d,
+                      bool stream) {
+    const rl_dim_t n = g.outer * g.rows * r->len;
+    if (!gs->factored) {
+        const rl_qwalk_t w = {q, r->run_q, r->len};
+        rl_plan_cvt_run(job, s, d, n, &w,
+                        stream && n * (rl_dim_t)job->p->dst_es >= RL_PLAN_STREAM_RUN_BYTES);
+        return true;
+    }
+    factors_for(job, r->factors, r, q, g);
+    if (!r->factors->numbers) return false;
+    cvt_factored(job, r->factors, gs->dst_varies, s, d, n);
+    return true;
+}
+
+/* Whether the runs of a group of shape g lie back to back on a side whose runs are `row`
+ * apart and blocks `outer` apart. */
+static bool packed(shape_t g, rl_dim_t len, rl_dim_t row, rl_dim_t outer) {
+    return row == len && (g.outer == 1 || outer == g.rows * len);
+}
+
+/* The group at block a, run i of shape g: gathered where its source runs lie apart,
+ * converted, spread where its destination runs do; run by run where the factors may not go
+ * to the affine kernel, or the sum post-op would read a buffer. */
+static void run_group(const rl_plan_job_t *job, const groups_t *gs, const rl_cvt_runs_t *r,
+                      const char *s, char *d, rl_dim_t a, rl_dim_t i, shape_t g, bool stream) {
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    _Alignas(64) char sbuf[RL_PLAN_FACTORS_MAX * 4], dbuf[RL_PLAN_FACTORS_MAX * 4];
+    const char *from = s + (a * r->src_outer + i * r->src_row) * ses;
+    char *to = d + (a * r->dst_outer + i * r->dst_row) * des;
+    const bool src_packed = packed(g, r->len, r->src_row, r->src_outer);
+    const bool dst_packed = packed(g, r->len, r->dst_row, r->dst_outer);
+    rl_dim_t q[RL_Q_COUNT];
+    for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = r->q[j] + a * r->outer_q[j] + i * r->row_q[j];
+    if (!src_packed)
+        move_runs(job, from, sbuf, g, r->len * ses, r->src_outer * ses, r->src_row * ses, false);
+    const bool sum_apart = (job->ops & RL_CVT_SUM) && !dst_packed;
+    if (sum_apart || !cvt_group(job, gs, r, q, g, src_packed ? from : sbuf, dst_packed ? to : dbuf,
+                                stream && dst_packed)) {
+        const rl_cvt_runs_t sub = {g.outer, r->src_outer, r->dst_outer, r->outer_q,
+                                   g.rows,  r->len,       r->src_row,   r->dst_row,
+                                   q,       r->row_q,     r->run_q,     NULL};
+        cvt_runs_each(job, from, to, &sub, false);
+        return;
+    }
+    if (!dst_packed)
+        move_runs(job, dbuf, to, g, r->len * des, r->dst_outer * des, r->dst_row * des, true);
+}
+
+/* The shape of r's groups: whole blocks where two or more fit (a staged batch of 16 x 9
+ * transposed tiles of a weight layout); else, for source runs shorter than a cache line,
+ * some runs of every block where two or more of each fit (nhwc -> nChw8c f32: the 2 channel
+ * blocks of a batch read a pixel's 64-byte line together, not half of it in each of two
+ * passes); else runs of one block (r of one block only; {0, 0} otherwise). */
+static shape_t group_shape(const rl_cvt_runs_t *r, rl_dim_t ses) {
+    const rl_dim_t max = RL_PLAN_FACTORS_MAX, len = r->len > 0 ? r->len : 1;
+    if (r->outer == 1) return (shape_t){1, max / len};
+    if (2 * r->rows * len <= max) return (shape_t){max / (r->rows * len), r->rows};
+    if (len * ses < 64 && 2 * r->outer * len <= max)
+        return (shape_t){r->outer, max / (r->outer * len)};
+    return (shape_t){0, 0};
+}
+
+/* Groups of runs, each converted as one run of up to RL_PLAN_FACTORS_MAX elements (their
+ * shape: group_shape). Source runs apart are gathered into a buffer first, destination runs
+ * apart spread from one after. Where the parameters change along or across the runs (per
+ * channel on blocked <-> channels-last moves, per output channel on weight layouts), the
+ * group takes factor rows (r->factors, the work item's cache): one call of each kernel per
+ * group, not per run. Runs with parameters constant along them group only where they are
+ * short (shorter still where the parameters change from run to run): a long run converts as
+ * fast on its own, with no factors to lay out (ab -> ba with per-column scales). Not with the
+ * sum post-op into runs apart (it reads the destination), nor with per-element destination
+ * steps beside it (cvt_run_varying's rule). Returns whether it converted them. */
+static bool cvt_runs_grouped(const rl_plan_job_t *job, const char *s, char *d,
+                             const rl_cvt_runs_t *r, bool stream) {
+    const rl_dim_t des = (rl_dim_t)job->p->dst_es;
+    const bool along = rl_plan_varies(job, r->run_q);
+    const bool factored = along || rl_plan_varies(job, r->outer_q) || rl_plan_varies(job, r->row_q);
+    const bool dst_varies = dst_steps_vary(job, r->outer_q) || dst_steps_vary(job, r->row_q) ||
+                            dst_steps_vary(job, r->run_q);
+    const shape_t g = group_shape(r, (rl_dim_t)job->p->src_es);
+    if (g.outer * g.rows < 2 || (factored && !r->factors) ||
+        ((job->ops & RL_CVT_SUM) && (r->dst_row != r->len || dst_varies)) ||
+        (!along && r->len * des > GROUP_SHORT_BYTES) ||
+        (!along && factored && r->len > GROUP_ACROSS_ELEMS))
+        return false;
+    const groups_t gs = {factored, dst_varies};
+    for (rl_dim_t a = 0; a < r->outer; a += g.outer)
+        for (rl_dim_t i = 0; i < r->rows; i += g.rows) {
+            const shape_t m = {rl_min_dim(g.outer, r->outer - a), rl_min_dim(g.rows, r->rows - i)};
+            run_group(job, &gs, r, s, d, a, i, m, stream);
+        }
+    return true;
+}
+
+/* The runs of one block: one call where they lie back to back on both sides with the same
+ * parameters (a staged tile of 16-lane rows would otherwise cost a call per row), which
+ * streams like any contiguous run of RL_PLAN_STREAM_RUN_BYTES when it writes the destination;
+ * else in groups, else run by run. */
+static void cvt_block(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
+                      bool stream) {
+    const rl_dim_t des = (rl_dim_t)job->p->dst_es;
     if (r->src_row == r->len && r->dst_row == r->len && !rl_plan_varies(job, r->row_q)) {
         const rl_qwalk_t w = {r->q, r->run_q, r->len};
         rl_plan_cvt_run(job, s, d, r->rows * r->len, &w,
                         stream && r->rows * r->len * des >= RL_PLAN_STREAM_RUN_BYTES);
         return;
     }
-    if (cvt_runs_grouped(job, s, d, r)) return;
-    rl_dim_t qi[RL_Q_COUNT];
-    const rl_qwalk_t w = {qi, r->run_q, r->len};
-    for (rl_dim_t i = 0; i < r->rows; ++i) {
-        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = r->q[j] + i * r->row_q[j];
-        rl_plan_cvt_run(job, s + i * r->src_row * ses, d + i * r->dst_row * des, r->len, &w, false);
+    if (cvt_runs_grouped(job, s, d, r, stream)) return;
+    cvt_runs_each(job, s, d, r, stream);
+}
+
+void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
+                      bool stream) {
+    if (r->outer > 1 && cvt_runs_grouped(job, s, d, r, stream)) return;
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    rl_dim_t q[RL_Q_COUNT];
+    rl_cvt_runs_t b = *r;
+    b.outer = 1, b.q = q;
+    for (rl_dim_t a = 0; a < r->outer; ++a) {
+        for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = r->q[j] + a * r->outer_q[j];
+        cvt_block(job, s + a * r->src_outer * ses, d + a * r->dst_outer * des, &b, stream);
     }
 }

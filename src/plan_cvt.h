@@ -30,11 +30,30 @@ typedef struct {
     rl_dim_t period;
 } rl_qwalk_t;
 
-/* `rows` runs of `len` elements, src_row and dst_row elements apart on each side: run i has
- * quant index q + i * row_q, stepping by run_q along the run (period len). */
+/* The per-element parameters of a group of short runs (rl_cvt_runs_t), laid out as factor
+ * rows beside the runs, run after run (block a, run i, element e: the value at quant index
+ * q + a * outer_q + i * row_q + e * run_q), kept by a work item across its tiles: the tiles of
+ * one item mostly share them (every pixel of an nChw16c -> nhwc item reads the same 512
+ * channel scales), so they are laid out once, not per tile. `valid` false: none yet. */
+#define RL_PLAN_FACTORS_MAX 1024 /* elements of a group of runs */
 typedef struct {
+    bool valid, numbers; /* numbers: no src_scale or dst_zp is NaN (the affine kernel's rule) */
+    rl_dim_t outer, rows, len;                   /* the group's shape */
+    rl_dim_t q[RL_Q_COUNT], step[RL_Q_COUNT][3]; /* its quant index; outer_q, row_q, run_q */
+    rl_cvt_params_t first; /* the parameters at q (the constant ones hold everywhere) */
+    float v[RL_Q_COUNT][RL_PLAN_FACTORS_MAX];
+} rl_plan_factors_t;
+
+/* `outer` blocks of `rows` runs of `len` elements: run i of block a starts a * src_outer +
+ * i * src_row elements into the source (dst_outer, dst_row: the destination) and has quant
+ * index q + a * outer_q + i * row_q, stepping by run_q along the run (period len).
+ * `factors`: the work item's cache (NULL: runs whose parameters change go one by one). */
+typedef struct {
+    rl_dim_t outer, src_outer, dst_outer;
+    const rl_dim_t *outer_q;
     rl_dim_t rows, len, src_row, dst_row;
     const rl_dim_t *q, *row_q, *run_q;
+    rl_plan_factors_t *factors;
 } rl_cvt_runs_t;
 
 /* Sets the job's pipeline steps from the problem's attributes. */
@@ -49,7 +68,11 @@ bool rl_plan_varies(const rl_plan_job_t *job, const rl_dim_t q[RL_Q_COUNT]);
 void rl_plan_cvt_run(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t n,
                      const rl_qwalk_t *w, bool stream);
 /* Converts runs (rl_cvt_runs_t) from s into d; `stream`: d is the destination, which may
- * take streaming stores, not the staging buffer. */
+ * take streaming stores, not the staging buffer. Short runs, and runs whose parameters change
+ * along them or from run to run, convert a group of runs at a time (whole blocks where they
+ * fit) as one run with a factor row per parameter (gathered from source runs apart and
+ * spread into destination runs apart where they are not back to back), instead of a
+ * pipeline of kernel calls per run. */
 void rl_plan_cvt_runs(const rl_plan_job_t *job, const char *s, char *d, const rl_cvt_runs_t *r,
                       bool stream);
 

@@ -9,11 +9,13 @@
 
 #include <string.h>
 
-#define LINES_MIN_BYTES 4096 /* copy tiles this large go through the line kernel (one fence) */
+#define LINES_MIN_BYTES  4096 /* copy tiles this large go through the line kernel (one fence) */
+#define BATCH_TILE_BYTES 2048 /* staged tiles up to this size stage a batch of K2 (tile_batch) */
 
 typedef rl_plan_job_t job_t;
 
 static const rl_plan_node_t absent_node = {1, {0, 0}, {0}};
+static const rl_dim_t no_q[RL_Q_COUNT] = {0}; /* quant strides of a level that is not there */
 
 /* Kernel node k (0 = innermost) of region r, or a size-1 stand-in. */
 static const rl_plan_node_t *knode(const rl_plan_region_t *r, int k) {
@@ -45,16 +47,18 @@ static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
     for (int kk = r->nnodes; kk < 3; ++kk) it->cnt[kk] = 1;
 }
 
-/* One K1 x K0 tile of a work item: its first element on each side (s, d), its quant index,
- * its extent, and the kernel nodes with their strides in bytes (ss*, ds*). */
+/* One K1 x K0 tile of a work item, or c2 of them along K2 (a staged batch): its first
+ * element on each side (s, d), its quant index, its extent, and the kernel nodes with their
+ * strides in bytes (ss*, ds*). */
 typedef struct {
     const char *s;
     char *d;
     const rl_dim_t *q;
-    rl_dim_t c0, c1;
-    const rl_plan_node_t *k0, *k1;
-    rl_dim_t ss0, ss1, ds1; /* source strides of K0 and K1, destination stride of K1 */
-    rl_dim_t ses, des;      /* element sizes */
+    rl_dim_t c0, c1, c2;
+    const rl_plan_node_t *k0, *k1, *k2;
+    rl_dim_t ss0, ss1, ds1, ss2; /* source strides of K0, K1, K2, destination stride of K1 */
+    rl_dim_t ses, des;           /* element sizes */
+    rl_plan_factors_t *factors;  /* the item's laid-out parameters (plan_cvt.h) */
 } tile_t;
 
 typedef void (*tile_fn)(const job_t *job, const tile_t *t);
@@ -107,30 +111,22 @@ static void copy_tile(const job_t *job, const tile_t *t) {
         memcpy(t->d + i * t->ds1, t->s + i * t->ss1, (size_t)bytes);
 }
 
-/* Per-channel parameters on a channels-last run: K0 (the channels) was not folded with the
- * pixels only because of them, so the tile converts as one run. Otherwise a run per row,
- * long ones with streaming stores. */
+/* The c2 tiles of c1 rows of c0 elements, K2's and K1's strides apart: one run where a tile's
+ * rows lie back to back on both sides (per-channel parameters on a channels-last run: K0, the
+ * channels, was not folded with the pixels only because of them), else in groups of short
+ * rows, or of whole tiles, or row by row (rl_plan_cvt_runs). */
 static void cvt_tile(const job_t *job, const tile_t *t) {
-    const rl_plan_node_t *k0 = t->k0, *k1 = t->k1;
-    if (k1->s[0] == t->c0 && k1->s[1] == t->c0 && rl_plan_varies(job, k0->q) &&
-        !rl_plan_varies(job, k1->q)) {
-        const rl_qwalk_t w = {t->q, k0->q, t->c0};
-        rl_plan_cvt_run(job, t->s, t->d, t->c0 * t->c1, &w, false);
-        return;
-    }
-    rl_dim_t qi[RL_Q_COUNT];
-    const rl_qwalk_t w = {qi, k0->q, t->c0};
-    for (rl_dim_t i = 0; i < t->c1; ++i) {
-        for (int j = 0; j < RL_Q_COUNT; ++j) qi[j] = t->q[j] + i * k1->q[j];
-        rl_plan_cvt_run(job, t->s + i * t->ss1, t->d + i * t->ds1, t->c0, &w,
-                        t->c0 * t->des >= RL_PLAN_STREAM_RUN_BYTES);
-    }
+    const rl_cvt_runs_t runs = {t->c2, t->k2->s[0], t->k2->s[1], t->k2->q,
+                                t->c1, t->c0,       t->k1->s[0], t->k1->s[1],
+                                t->q,  t->k1->q,    t->k0->q,    t->factors};
+    rl_plan_cvt_runs(job, t->s, t->d, &runs, true);
 }
 
-/* Converts the tile's c1 staged rows of c0 source elements (destination order) into its
+/* Converts the tile's c2 x c1 staged rows of c0 source elements (destination order) into its
  * destination rows. */
 static void convert_staged(const job_t *job, const tile_t *t, const char *stage) {
-    const rl_cvt_runs_t runs = {t->c1, t->c0, t->c0, t->k1->s[1], t->q, t->k1->q, t->k0->q};
+    const rl_cvt_runs_t runs = {t->c2, t->c1 * t->c0, t->k2->s[1], t->k2->q, t->c1,    t->c0,
+                                t->c0, t->k1->s[1],   t->q,        t->k1->q, t->k0->q, t->factors};
     rl_plan_cvt_runs(job, stage, t->d, &runs, true);
 }
 
@@ -143,11 +139,16 @@ static void prefetch_next_tile(const char *s, rl_dim_t rows, rl_dim_t stride, rl
         rl_prefetch_rows(s, (size_t)bytes, (size_t)rows, (size_t)stride, (size_t)bytes);
 }
 
+/* A batch of c2 tiles staged by one transpose call: where K2 continues K1 in the source
+ * (goihw -> gOIhw16i16o: the 9 pixels of 16 input channels, 144 contiguous elements), as one
+ * transpose of c2 * c1 columns, whole 16 x 16 tiles instead of 16 of 16 x 9. */
 static void transpose_cvt_tile(const job_t *job, const tile_t *t) {
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
+    const bool merged = t->ss2 == t->c1 * t->ses;
+    const size_t n = merged ? 1 : (size_t)t->c2, cols = (size_t)(merged ? t->c2 * t->c1 : t->c1);
     prefetch_next_tile(t->s, t->c0, t->ss0, t->c1 * t->ses);
-    job->p->transpose.fn(1, (size_t)t->c0, (size_t)t->c1, t->s, 0, (size_t)t->ss0, stage, 0,
-                         (size_t)(t->c0 * t->ses), 0, false);
+    job->p->transpose.fn(n, (size_t)t->c0, cols, t->s, t->ss2, (size_t)t->ss0, stage,
+                         t->c1 * t->c0 * t->ses, (size_t)(t->c0 * t->ses), 0, false);
     convert_staged(job, t, stage);
 }
 
@@ -157,7 +158,8 @@ static void transpose_cvt_tile(const job_t *job, const tile_t *t) {
 static void cvt_transpose_tile(const job_t *job, const tile_t *t) {
     const rl_plan_t *p = job->p;
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
-    const rl_cvt_runs_t runs = {t->c0, t->c1, t->k0->s[0], t->c1, t->q, t->k0->q, t->k1->q};
+    const rl_cvt_runs_t runs = {1,           0,     0,    no_q,     t->c0,    t->c1,
+                                t->k0->s[0], t->c1, t->q, t->k0->q, t->k1->q, t->factors};
     rl_plan_cvt_runs(job, t->s, stage, &runs, false);
     p->transpose_narrow.fn(1, (size_t)t->c0, (size_t)t->c1, stage, 0, (size_t)(t->c1 * t->des),
                            t->d, 0, (size_t)t->ds1, 0, p->stream);
@@ -173,8 +175,9 @@ static void strided_tile(const job_t *job, const tile_t *t) {
 static void strided_cvt_tile(const job_t *job, const tile_t *t) {
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     const rl_dim_t row = t->c0 * t->ses;
-    job->p->transpose.fn((size_t)t->c1, (size_t)t->c0, 1, t->s, t->ss1, (size_t)t->ss0, stage, row,
-                         (size_t)row, 0, false);
+    for (rl_dim_t b = 0; b < t->c2; ++b)
+        job->p->transpose.fn((size_t)t->c1, (size_t)t->c0, 1, t->s + b * t->ss2, t->ss1,
+                             (size_t)t->ss0, stage + b * t->c1 * row, row, (size_t)row, 0, false);
     convert_staged(job, t, stage);
 }
 
@@ -186,8 +189,10 @@ static void gather_tile(const job_t *job, const tile_t *t) {
 
 static void gather_cvt_tile(const job_t *job, const tile_t *t) {
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
-    job->p->gather.fn((size_t)t->c1, (size_t)t->c0, job->r->table, t->s, (size_t)t->ss1, stage,
-                      (size_t)(t->c0 * t->ses), false);
+    const rl_dim_t row = t->c0 * t->ses;
+    for (rl_dim_t b = 0; b < t->c2; ++b)
+        job->p->gather.fn((size_t)t->c1, (size_t)t->c0, job->r->table, t->s + b * t->ss2,
+                          (size_t)t->ss1, stage + b * t->c1 * row, (size_t)row, false);
     convert_staged(job, t, stage);
 }
 
@@ -218,16 +223,45 @@ static const tile_fn tile_runners[RL_PK_COUNT] = {
 
 /* ---- work items ----------------------------------------------------------------------- */
 
-/* The item's K2 tiles, one after another. */
+/* K2 steps one tile of the region takes: the staged kinds, where a tile is small
+ * (BATCH_TILE_BYTES), as many as the staging buffer holds (a weight layout's 16 x 9 tiles: one
+ * conversion for a batch of them, not one each); a conversion of contiguous runs all of them
+ * (nChw8c -> nChw16c: 2 runs of 8 per pixel, which group across the pixels); the others one.
+ * Larger staged tiles measured a little slower batched (nChw16c -> nchw s8 -> f32, 4 KiB
+ * tiles: 7%): the batch no longer stays in L1 beside the destination's lines. */
+static rl_dim_t tile_batch(const job_t *job, const item_t *it) {
+    const rl_plan_kernel_t k = job->r->kernel;
+    if (k == RL_PK_CVT) return it->cnt[2];
+    if (k != RL_PK_TRANSPOSE_CVT && k != RL_PK_STRIDED_CVT && k != RL_PK_GATHER_CVT) return 1;
+    const rl_dim_t tile = it->cnt[0] * it->cnt[1] * (rl_dim_t)job->p->src_es;
+    return tile <= BATCH_TILE_BYTES ? rl_min_dim(RL_PLAN_STAGE_BYTES / tile, it->cnt[2]) : 1;
+}
+
+/* The item's K2 tiles (or batches of them), one after another. */
 static void run_tiles(const job_t *job, const item_t *it) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     const tile_fn run = tile_runners[r->kernel];
+    const rl_dim_t batch = tile_batch(job, it);
     rl_dim_t q[RL_Q_COUNT];
-    tile_t t = {NULL,           NULL,           q,   it->cnt[0], it->cnt[1], k0, k1, k0->s[0] * ses,
-                k1->s[0] * ses, k1->s[1] * des, ses, des};
-    for (rl_dim_t i = 0; i < it->cnt[2]; ++i) {
+    rl_plan_factors_t factors; /* laid out by the first tile that needs them */
+    factors.valid = false;
+    tile_t t = {.q = q,
+                .c0 = it->cnt[0],
+                .c1 = it->cnt[1],
+                .k0 = k0,
+                .k1 = k1,
+                .k2 = k2,
+                .ss0 = k0->s[0] * ses,
+                .ss1 = k1->s[0] * ses,
+                .ds1 = k1->s[1] * des,
+                .ss2 = k2->s[0] * ses,
+                .ses = ses,
+                .des = des,
+                .factors = &factors};
+    for (rl_dim_t i = 0; i < it->cnt[2]; i += batch) {
+        t.c2 = rl_min_dim(batch, it->cnt[2] - i);
         for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it->q[j] + i * k2->q[j];
         t.s = job->src + (it->off[0] + i * k2->s[0]) * ses;
         t.d = job->dst + (it->off[1] + i * k2->s[1]) * des;

@@ -222,12 +222,14 @@ static void configs_vs_ref(void) {
  * chunks of the per-element path (plan_exec.c: 256 values a chunk, periods to 1024 laid out
  * once): C = 3 (an image), 4, 16, 40, and 1100 (a period laid out per chunk), a blocked
  * destination, a sum beside per-channel dst scales (element-wise), and NaN scales (element-
- * wise: the reference's NaN payloads). */
+ * wise: the reference's NaN payloads). Blocked <-> channels-last moves convert groups of
+ * short runs with factor rows (plan_cvt.c), NaN scales there run by run. */
 static void channels_last_per_channel(void) {
     static const layout_t layouts[] = {
         {{1, 3, 20, 30}, "nhwc", "nhwc"},   {{2, 16, 5, 9}, "nhwc", "nhwc"},
         {{1, 40, 6, 7}, "nchw", "nhwc"},    {{1, 1100, 1, 3}, "nhwc", "nhwc"},
         {{2, 20, 3, 5}, "nchw", "nChw16c"}, {{1, 4, 9, 31}, "nhwc", "nhwc"},
+        {{1, 40, 3, 5}, "nChw16c", "nhwc"}, {{2, 20, 3, 3}, "nhwc", "nChw8c"},
     };
     static const rl_data_type_t pairs[][2] = {{RL_U8, RL_F32},  {RL_F32, RL_S8},
                                               {RL_F32, RL_BF16}, {RL_S8, RL_U8},
