@@ -53,6 +53,14 @@ typedef enum {
     RL_PK_RUNS,          /* a copy of short runs (K0 under RUNS_MAX_BYTES, plan_kernel.c:
                             blocked <-> blocked or channels-last), K2 x K1 runs of K0 per call of
                             the run-copy kernel, one call per work item */
+    RL_PK_TRANSPOSE_RUNS, /* a transpose whose short source runs (K1) K2 continues on the
+                             source (oihw -> OIhw16i16o: 9 pixels, then the next input channel):
+                             K2 x K1 columns transposed at once into the staging buffer, whose
+                             rows the run-copy kernel then spreads to their places (or, where
+                             the types differ, the conversion kernels convert into them) */
+    RL_PK_RUNS_TRANSPOSE, /* the reverse: short destination runs (K0) that K2 continues on the
+                             destination (OIhw16i16o -> oihw): the run-copy kernel collects
+                             K2 x K0 source rows into the staging buffer, transposed at once */
     RL_PK_COUNT
 } rl_plan_kernel_t;
 
