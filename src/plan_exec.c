@@ -27,17 +27,38 @@ typedef struct {
     rl_dim_t cnt[3];
 } item_t;
 
-static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
+/* Block of node k (outermost first) of r: the kernel nodes' blocks, 1 outside them. */
+static rl_dim_t node_blk(const rl_plan_region_t *r, int k) {
+    const int kk = r->nnodes - 1 - k; /* kernel node index, 0 = innermost */
+    return kk < 3 ? r->blk[kk] : 1;
+}
+
+/* The block index of each node at `item` (the innermost node's blocks vary fastest). */
+static void item_digits(const rl_plan_region_t *r, size_t item, rl_dim_t *digit) {
+    for (int k = r->nnodes - 1; k >= 0; --k) {
+        const rl_dim_t blk = node_blk(r, k), nblk = (r->node[k].n + blk - 1) / blk;
+        digit[k] = (rl_dim_t)(item % (size_t)nblk);
+        item /= (size_t)nblk;
+    }
+}
+
+/* The next item's digits: an odometer step, no division (small items, such as a weight
+ * format's 16 x 9 x 16 tiles, would spend more on finding themselves than on moving). */
+static void next_digits(const rl_plan_region_t *r, rl_dim_t *digit) {
+    for (int k = r->nnodes - 1; k >= 0; --k) {
+        const rl_dim_t blk = node_blk(r, k);
+        if (++digit[k] * blk < r->node[k].n) return;
+        digit[k] = 0;
+    }
+}
+
+static void locate_item(const rl_plan_region_t *r, const rl_dim_t *digit, item_t *it) {
     memcpy(it->off, r->off, sizeof it->off);
     memcpy(it->q, r->qoff, sizeof it->q);
     for (int k = r->nnodes - 1; k >= 0; --k) {
         const rl_plan_node_t *nd = &r->node[k];
-        const int kk = r->nnodes - 1 - k; /* kernel node index, 0 = innermost */
-        const rl_dim_t blk = kk < 3 ? r->blk[kk] : 1;
-        const rl_dim_t nblk = (nd->n + blk - 1) / blk;
-        const rl_dim_t b = (rl_dim_t)(item % (size_t)nblk);
-        item /= (size_t)nblk;
-        const rl_dim_t i = b * blk;
+        const int kk = r->nnodes - 1 - k;
+        const rl_dim_t blk = node_blk(r, k), i = digit[k] * blk;
         if (kk < 3) it->cnt[kk] = nd->n - i < blk ? nd->n - i : blk;
         for (int x = 0; x < 2; ++x) it->off[x] += i * nd->s[x];
         for (int j = 0; j < RL_Q_COUNT; ++j) it->q[j] += i * nd->q[j];
@@ -328,9 +349,11 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
 
 static void run_items(void *ctx, size_t begin, size_t end) {
     const job_t *job = ctx;
-    for (size_t item = begin; item < end; ++item) {
+    rl_dim_t digit[RL_PLAN_MAX_NODES];
+    item_digits(job->r, begin, digit);
+    for (size_t item = begin; item < end; ++item, next_digits(job->r, digit)) {
         item_t it;
-        locate_item(job->r, item, &it);
+        locate_item(job->r, digit, &it);
         if (job->r->kernel == RL_PK_LINES)
             run_lines(job, &it);
         else if (job->r->kernel == RL_PK_RUNS)
@@ -350,8 +373,7 @@ static void run_items(void *ctx, size_t begin, size_t end) {
 static size_t region_items(const rl_plan_region_t *r) {
     size_t items = 1;
     for (int k = 0; k < r->nnodes; ++k) {
-        const int kk = r->nnodes - 1 - k;
-        const rl_dim_t blk = kk < 3 ? r->blk[kk] : 1;
+        const rl_dim_t blk = node_blk(r, k);
         items *= (size_t)((r->node[k].n + blk - 1) / blk);
     }
     return items;
