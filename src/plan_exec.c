@@ -316,8 +316,8 @@ static void run_transpose_runs(const job_t *job, const item_t *it) {
     const rl_dim_t ses = (rl_dim_t)p->src_es, row = it->cnt[0] * ses;
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     p->transpose.fn(1, (size_t)it->cnt[0], (size_t)(it->cnt[2] * it->cnt[1]),
-                    job->src + it->off[0] * ses, 0, (size_t)(k0->s[0] * ses), stage, 0,
-                    (size_t)row, 0, false);
+                    job->src + it->off[0] * ses, 0, (size_t)(k0->s[0] * ses), stage, 0, (size_t)row,
+                    0, false);
     char *d = job->dst + it->off[1] * (rl_dim_t)p->dst_es;
     if (p->convert) {
         convert_spread(job, it, stage, d);
@@ -342,9 +342,8 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)row, job->src + it->off[0] * ses,
                k2->s[0] * ses, k0->s[0] * ses, stage, it->cnt[0] * row, row);
-    p->transpose.fn(1, (size_t)(it->cnt[2] * it->cnt[0]), (size_t)it->cnt[1], stage, 0,
-                    (size_t)row, job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0,
-                    p->stream);
+    p->transpose.fn(1, (size_t)(it->cnt[2] * it->cnt[0]), (size_t)it->cnt[1], stage, 0, (size_t)row,
+                    job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0, p->stream);
 }
 
 static void run_items(void *ctx, size_t begin, size_t end) {

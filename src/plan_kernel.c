@@ -290,8 +290,8 @@ static rl_plan_kernel_t stages_runs(const rl_plan_region_t *r, const rl_plan_t *
     const rl_dim_t es = (rl_dim_t)p->src_es;
     if (k0->n * k1->n * es > RL_PLAN_STAGE_BYTES) return k;
     const bool cols = k2->s[0] == k1->n && ragged(k1->n, p) && k0->n * es <= RUNS_MAX_BYTES;
-    const bool rows = !p->convert && k2->s[1] == k0->n && ragged(k0->n, p) &&
-                      k1->n * es <= RUNS_MAX_BYTES;
+    const bool rows =
+        !p->convert && k2->s[1] == k0->n && ragged(k0->n, p) && k1->n * es <= RUNS_MAX_BYTES;
     /* both (8i8o with 3 x 3 pixels: runs of 8 and of 9): the side of the odd runs, which
      * would fill no half tile either */
     if (rows && (!cols || (k0->n * es % 32 != 0 && k1->n * es % 32 == 0)))
@@ -339,9 +339,7 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         if (b0 > line) b0 = b0 / line * line;
         break;
     case RL_PK_TRANSPOSE_RUNS: /* whole K1 x K0 tiles, K2 as the stage holds (set_blocks) */
-    case RL_PK_RUNS_TRANSPOSE:
-        b0 = n0, b1 = n1;
-        break;
+    case RL_PK_RUNS_TRANSPOSE: b0 = n0, b1 = n1; break;
     case RL_PK_UNZIP: /* nothing staged: long runs */
     case RL_PK_LINES: /* whole lines or runs, an item per kernel call */
     case RL_PK_RUNS:
