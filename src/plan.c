@@ -388,6 +388,8 @@ void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
         [RL_PK_UNZIP] = "unzip",
         [RL_PK_LINES] = "lines",
         [RL_PK_RUNS] = "runs",
+        [RL_PK_TRANSPOSE_RUNS] = "transpose+runs",
+        [RL_PK_RUNS_TRANSPOSE] = "runs+transpose",
     };
     size_t at = 0;
 #define RL_PUT(...)                                                                                \

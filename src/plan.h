@@ -30,29 +30,37 @@ typedef struct {
  * kind). K0, K1, K2 are the region's innermost nodes. "_CVT" kinds stage the source elements
  * in destination order in a small buffer, then convert them into the destination. */
 typedef enum {
-    RL_PK_ZERO,          /* destination padding: zeros */
-    RL_PK_COPY,          /* K0 contiguous on both sides, same type: memcpy or the line kernel */
-    RL_PK_CVT,           /* K0 contiguous on both sides, converting: the conversion kernels */
-    RL_PK_TRANSPOSE,     /* K0 dst-contiguous, K1 src-contiguous: the transpose kernel, K2 as
-                            its batch, with the destination padding after each run (`pad`) */
-    RL_PK_TRANSPOSE_CVT, /* the same, converting */
-    RL_PK_CVT_TRANSPOSE, /* a converting transpose that narrows (f32 -> s8/u8/bf16/f16): the
-                            source runs along K1 converted into the staging buffer, which is
-                            then transposed as the destination type */
-    RL_PK_STRIDED,       /* K0 dst-contiguous, the source strided everywhere: the transpose
-                            kernel with one column per problem, batched over K1 */
-    RL_PK_STRIDED_CVT,   /* the same, converting */
-    RL_PK_GATHER,        /* short dst runs that fold on the destination only: the gather kernel
-                            through an index table (`table`) */
-    RL_PK_GATHER_CVT,    /* the same, converting */
-    RL_PK_UNZIP,         /* <= 4 interleaved 8-bit channels (K1) to f32 planes, fused with the
-                            source conversion (RGB/RGBA bytes -> NCHW): the unzip kernel */
-    RL_PK_LINES,         /* a streaming copy of 64-byte runs (K0; nhwc <-> nChw16c f32), in
-                            source order where few destination streams allow: the line kernel,
-                            one call per work item */
-    RL_PK_RUNS,          /* a copy of short runs (K0 under RUNS_MAX_BYTES, plan_kernel.c:
-                            blocked <-> blocked or channels-last), K2 x K1 runs of K0 per call of
-                            the run-copy kernel, one call per work item */
+    RL_PK_ZERO,           /* destination padding: zeros */
+    RL_PK_COPY,           /* K0 contiguous on both sides, same type: memcpy or the line kernel */
+    RL_PK_CVT,            /* K0 contiguous on both sides, converting: the conversion kernels */
+    RL_PK_TRANSPOSE,      /* K0 dst-contiguous, K1 src-contiguous: the transpose kernel, K2 as
+                             its batch, with the destination padding after each run (`pad`) */
+    RL_PK_TRANSPOSE_CVT,  /* the same, converting */
+    RL_PK_CVT_TRANSPOSE,  /* a converting transpose that narrows (f32 -> s8/u8/bf16/f16): the
+                             source runs along K1 converted into the staging buffer, which is
+                             then transposed as the destination type */
+    RL_PK_STRIDED,        /* K0 dst-contiguous, the source strided everywhere: the transpose
+                             kernel with one column per problem, batched over K1 */
+    RL_PK_STRIDED_CVT,    /* the same, converting */
+    RL_PK_GATHER,         /* short dst runs that fold on the destination only: the gather kernel
+                             through an index table (`table`) */
+    RL_PK_GATHER_CVT,     /* the same, converting */
+    RL_PK_UNZIP,          /* <= 4 interleaved 8-bit channels (K1) to f32 planes, fused with the
+                             source conversion (RGB/RGBA bytes -> NCHW): the unzip kernel */
+    RL_PK_LINES,          /* a streaming copy of 64-byte runs (K0; nhwc <-> nChw16c f32), in
+                             source order where few destination streams allow: the line kernel,
+                             one call per work item */
+    RL_PK_RUNS,           /* a copy of short runs (K0 under RUNS_MAX_BYTES, plan_kernel.c:
+                             blocked <-> blocked or channels-last), K2 x K1 runs of K0 per call of
+                             the run-copy kernel, one call per work item */
+    RL_PK_TRANSPOSE_RUNS, /* a transpose whose short source runs (K1) K2 continues on the
+                             source (oihw -> OIhw16i16o: 9 pixels, then the next input channel):
+                             K2 x K1 columns transposed at once into the staging buffer, whose
+                             rows the run-copy kernel then spreads to their places (or, where
+                             the types differ, the conversion kernels convert into them) */
+    RL_PK_RUNS_TRANSPOSE, /* the reverse: short destination runs (K0) that K2 continues on the
+                             destination (OIhw16i16o -> oihw): the run-copy kernel collects
+                             K2 x K0 source rows into the staging buffer, transposed at once */
     RL_PK_COUNT
 } rl_plan_kernel_t;
 

@@ -29,17 +29,38 @@ typedef struct {
     rl_dim_t cnt[3];
 } item_t;
 
-static void locate_item(const rl_plan_region_t *r, size_t item, item_t *it) {
+/* Block of node k (outermost first) of r: the kernel nodes' blocks, 1 outside them. */
+static rl_dim_t node_blk(const rl_plan_region_t *r, int k) {
+    const int kk = r->nnodes - 1 - k; /* kernel node index, 0 = innermost */
+    return kk < 3 ? r->blk[kk] : 1;
+}
+
+/* The block index of each node at `item` (the innermost node's blocks vary fastest). */
+static void item_digits(const rl_plan_region_t *r, size_t item, rl_dim_t *digit) {
+    for (int k = r->nnodes - 1; k >= 0; --k) {
+        const rl_dim_t blk = node_blk(r, k), nblk = (r->node[k].n + blk - 1) / blk;
+        digit[k] = (rl_dim_t)(item % (size_t)nblk);
+        item /= (size_t)nblk;
+    }
+}
+
+/* The next item's digits: an odometer step, no division (small items, such as a weight
+ * format's 16 x 9 x 16 tiles, would spend more on finding themselves than on moving). */
+static void next_digits(const rl_plan_region_t *r, rl_dim_t *digit) {
+    for (int k = r->nnodes - 1; k >= 0; --k) {
+        const rl_dim_t blk = node_blk(r, k);
+        if (++digit[k] * blk < r->node[k].n) return;
+        digit[k] = 0;
+    }
+}
+
+static void locate_item(const rl_plan_region_t *r, const rl_dim_t *digit, item_t *it) {
     memcpy(it->off, r->off, sizeof it->off);
     memcpy(it->q, r->qoff, sizeof it->q);
     for (int k = r->nnodes - 1; k >= 0; --k) {
         const rl_plan_node_t *nd = &r->node[k];
-        const int kk = r->nnodes - 1 - k; /* kernel node index, 0 = innermost */
-        const rl_dim_t blk = kk < 3 ? r->blk[kk] : 1;
-        const rl_dim_t nblk = (nd->n + blk - 1) / blk;
-        const rl_dim_t b = (rl_dim_t)(item % (size_t)nblk);
-        item /= (size_t)nblk;
-        const rl_dim_t i = b * blk;
+        const int kk = r->nnodes - 1 - k;
+        const rl_dim_t blk = node_blk(r, k), i = digit[k] * blk;
         if (kk < 3) it->cnt[kk] = nd->n - i < blk ? nd->n - i : blk;
         for (int x = 0; x < 2; ++x) it->off[x] += i * nd->s[x];
         for (int j = 0; j < RL_Q_COUNT; ++j) it->q[j] += i * nd->q[j];
@@ -304,17 +325,78 @@ static void run_transposes(const job_t *job, const item_t *it) {
                          (size_t)r->pad, job->p->stream);
 }
 
+/* The staged columns of a converting RL_PK_TRANSPOSE_RUNS item converted into their places:
+ * the K1 rows of each step of K2 in one call. */
+static void convert_spread(const job_t *job, const item_t *it, const char *stage, char *d) {
+    const rl_plan_region_t *r = job->r;
+    const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
+    const rl_dim_t step = it->cnt[1] * it->cnt[0] * (rl_dim_t)job->p->src_es;
+    rl_dim_t q[RL_Q_COUNT];
+    const rl_cvt_runs_t runs = {it->cnt[1], it->cnt[0], it->cnt[0], k1->s[1], q, k1->q, k0->q};
+    for (rl_dim_t i = 0; i < it->cnt[2]; ++i) {
+        for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it->q[j] + i * k2->q[j];
+        rl_plan_cvt_runs(job, stage + i * step, d + i * k2->s[1] * (rl_dim_t)job->p->dst_es, &runs,
+                         true);
+    }
+}
+
+/* A RL_PK_TRANSPOSE_RUNS item: its K2 x K1 source columns, one contiguous run of each K0
+ * row, transposed at once into the stage, whose rows (K0's elements of one column) the
+ * run-copy kernel then spreads, K1's and K2's destination strides apart. */
+static void run_transpose_runs(const job_t *job, const item_t *it) {
+    const rl_plan_t *p = job->p;
+    const rl_plan_region_t *r = job->r;
+    const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
+    const rl_dim_t ses = (rl_dim_t)p->src_es, row = it->cnt[0] * ses;
+    _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
+    p->transpose.fn(1, (size_t)it->cnt[0], (size_t)(it->cnt[2] * it->cnt[1]),
+                    job->src + it->off[0] * ses, 0, (size_t)(k0->s[0] * ses), stage, 0, (size_t)row,
+                    0, false);
+    char *d = job->dst + it->off[1] * (rl_dim_t)p->dst_es;
+    if (p->convert) {
+        convert_spread(job, it, stage, d);
+        return;
+    }
+    if (k1->s[1] < k2->s[1]) /* the smaller destination step innermost: writes in order */
+        p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[1], (size_t)row, stage, it->cnt[1] * row,
+                   row, d, k2->s[1] * ses, k1->s[1] * ses);
+    else
+        p->runs.fn((size_t)it->cnt[1], (size_t)it->cnt[2], (size_t)row, stage, row,
+                   it->cnt[1] * row, d, k1->s[1] * ses, k2->s[1] * ses);
+}
+
+/* A RL_PK_RUNS_TRANSPOSE item: the reverse. The run-copy kernel collects its K2 x K0 source
+ * rows (K1's elements each) into the stage, transposed at once into destination runs of
+ * K2 x K0 elements, contiguous (K2's destination stride is K0's size). */
+static void run_runs_transpose(const job_t *job, const item_t *it) {
+    const rl_plan_t *p = job->p;
+    const rl_plan_region_t *r = job->r;
+    const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
+    const rl_dim_t ses = (rl_dim_t)p->src_es, row = it->cnt[1] * ses;
+    _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
+    p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)row, job->src + it->off[0] * ses,
+               k2->s[0] * ses, k0->s[0] * ses, stage, it->cnt[0] * row, row);
+    p->transpose.fn(1, (size_t)(it->cnt[2] * it->cnt[0]), (size_t)it->cnt[1], stage, 0, (size_t)row,
+                    job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0, p->stream);
+}
+
 static void run_items(void *ctx, size_t begin, size_t end) {
     const job_t *job = ctx;
-    for (size_t item = begin; item < end; ++item) {
+    rl_dim_t digit[RL_PLAN_MAX_NODES];
+    item_digits(job->r, begin, digit);
+    for (size_t item = begin; item < end; ++item, next_digits(job->r, digit)) {
         item_t it;
-        locate_item(job->r, item, &it);
+        locate_item(job->r, digit, &it);
         if (job->r->kernel == RL_PK_LINES)
             run_lines(job, &it);
         else if (job->r->kernel == RL_PK_RUNS)
             run_runs(job, &it);
         else if (job->r->kernel == RL_PK_TRANSPOSE)
             run_transposes(job, &it);
+        else if (job->r->kernel == RL_PK_TRANSPOSE_RUNS)
+            run_transpose_runs(job, &it);
+        else if (job->r->kernel == RL_PK_RUNS_TRANSPOSE)
+            run_runs_transpose(job, &it);
         else
             run_tiles(job, &it);
     }
@@ -324,8 +406,7 @@ static void run_items(void *ctx, size_t begin, size_t end) {
 static size_t region_items(const rl_plan_region_t *r) {
     size_t items = 1;
     for (int k = 0; k < r->nnodes; ++k) {
-        const int kk = r->nnodes - 1 - k;
-        const rl_dim_t blk = kk < 3 ? r->blk[kk] : 1;
+        const rl_dim_t blk = node_blk(r, k);
         items *= (size_t)((r->node[k].n + blk - 1) / blk);
     }
     return items;

@@ -24,6 +24,7 @@
 #define TABLE_MAX_PERIODIC 16384 /* largest one that repeats every 16 entries (keeps_period) */
 #define MAX_LINE_STREAMS   32    /* destination streams of a source-order line copy */
 #define RUNS_MAX_BYTES     256   /* runs up to this long copy as runs (copies_runs) */
+#define SHORT_RUN_BYTES    128   /* transposes of shorter runs tile through the stage */
 
 /* ---- gathers: index tables -------------------------------------------------------------- */
 
@@ -267,6 +268,37 @@ static bool copies_runs(const rl_plan_region_t *r, const rl_plan_t *p) {
            r->node[r->nnodes - 1].n * (rl_dim_t)p->src_es <= RUNS_MAX_BYTES;
 }
 
+/* Whether the n-element runs of one side of a transpose are short and ragged: under two
+ * cache lines and not whole ones, so that a register tile over them alone is mostly masked
+ * (oihw -> OIhw16i16o: 9 pixels a run, a 16 x 9 tile of a 16 x 16 register tile). */
+static bool ragged(rl_dim_t n, const rl_plan_t *p) {
+    const rl_dim_t bytes = n * (rl_dim_t)p->src_es;
+    return bytes < SHORT_RUN_BYTES && bytes % 64 != 0;
+}
+
+/* Pure transposes of ragged runs that K2 continues on their side tile K2 x K1 columns (or
+ * K2 x K0 rows) at once through the staging buffer: a weight format's 16 x 9 transposes per
+ * input channel become one 16 x 144 transpose per 16 x 16 block of channels, in whole
+ * register tiles. The run-copy kernel moves the staged rows from or to their places:
+ * RL_PK_TRANSPOSE_RUNS where K1's source runs continue in K2 (plain -> blocked),
+ * RL_PK_RUNS_TRANSPOSE where K0's destination runs do (blocked -> plain). The tile must fit
+ * the stage with one step of K2, and the other side's rows be runs the kernel moves. */
+static rl_plan_kernel_t stages_runs(const rl_plan_region_t *r, const rl_plan_t *p,
+                                    rl_plan_kernel_t k) {
+    if (!p->runs.fn || r->nnodes < 3) return k;
+    const rl_plan_node_t *k0 = &r->node[r->nnodes - 1], *k1 = k0 - 1, *k2 = k0 - 2;
+    const rl_dim_t es = (rl_dim_t)p->src_es;
+    if (k0->n * k1->n * es > RL_PLAN_STAGE_BYTES) return k;
+    const bool cols = k2->s[0] == k1->n && ragged(k1->n, p) && k0->n * es <= RUNS_MAX_BYTES;
+    const bool rows =
+        !p->convert && k2->s[1] == k0->n && ragged(k0->n, p) && k1->n * es <= RUNS_MAX_BYTES;
+    /* both (8i8o with 3 x 3 pixels: runs of 8 and of 9): the side of the odd runs, which
+     * would fill no half tile either */
+    if (rows && (!cols || (k0->n * es % 32 != 0 && k1->n * es % 32 == 0)))
+        return RL_PK_RUNS_TRANSPOSE;
+    return cols ? RL_PK_TRANSPOSE_RUNS : k;
+}
+
 /* The final kind from the geometric one and the problem. */
 static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, const rl_plan_t *p,
                                    const rl_problem_t *e) {
@@ -275,6 +307,7 @@ static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, cons
     if (k == RL_PK_TRANSPOSE_CVT && narrows(r, p, e)) return RL_PK_CVT_TRANSPOSE;
     if (k == RL_PK_COPY && copies_lines(r, p)) return RL_PK_LINES;
     if (k == RL_PK_COPY && copies_runs(r, p)) return RL_PK_RUNS;
+    if (k == RL_PK_TRANSPOSE || k == RL_PK_TRANSPOSE_CVT) return stages_runs(r, p, k);
     return k;
 }
 
@@ -305,6 +338,8 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         b1 = n1, b0 = rl_min_dim(n0, RL_PLAN_STAGE_BYTES / (rl_dim_t)p->dst_es / b1);
         if (b0 > line) b0 = b0 / line * line;
         break;
+    case RL_PK_TRANSPOSE_RUNS: /* whole K1 x K0 tiles, K2 as the stage holds (set_blocks) */
+    case RL_PK_RUNS_TRANSPOSE: b0 = n0, b1 = n1; break;
     case RL_PK_UNZIP: /* nothing staged: long runs */
     case RL_PK_LINES: /* whole lines or runs, an item per kernel call */
     case RL_PK_RUNS:
@@ -330,7 +365,9 @@ static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
     const rl_dim_t n0 = r->node[last].n, n1 = last >= 1 ? r->node[last - 1].n : 1,
                    n2 = last >= 2 ? r->node[last - 2].n : 1;
     kernel_blocks(r, p, n0, n1);
-    const rl_dim_t rest = ITEM_ELEMS / (r->blk[0] * r->blk[1]);
+    const bool staged_tile = r->kernel == RL_PK_TRANSPOSE_RUNS || r->kernel == RL_PK_RUNS_TRANSPOSE;
+    const rl_dim_t rest = staged_tile ? RL_PLAN_STAGE_BYTES / (n0 * n1 * (rl_dim_t)p->src_es)
+                                      : ITEM_ELEMS / (r->blk[0] * r->blk[1]);
     r->blk[2] = r->kernel == RL_PK_UNZIP ? 1 : rl_min_dim(n2, rest > 0 ? rest : 1);
 }
 
@@ -465,6 +502,8 @@ static const char *const kind_names[RL_PK_COUNT] = {
     [RL_PK_UNZIP] = "unzip",
     [RL_PK_LINES] = "lines",
     [RL_PK_RUNS] = "runs",
+    [RL_PK_TRANSPOSE_RUNS] = "transpose",
+    [RL_PK_RUNS_TRANSPOSE] = "transpose",
 };
 
 static rl_isa_t kind_isa(const rl_plan_t *p, rl_plan_kernel_t k) {

@@ -330,6 +330,15 @@ RL_INLINE void transpose_any(size_t n, size_t rows, size_t cols, const void *src
             zero_rows(cols, d + (ptrdiff_t)b * dst_step + rows * ES, dst_stride, pad * ES);
         return;
     }
+    /* Problems within one partial register tile (oihw -> IOhw16o16i: 16 x 9 per output
+     * channel) are the tile walk's single tile_part each, without the walk around it. */
+    if (rows <= TILE_R && cols <= TILE_C && (rows < TILE_R || cols < TILE_C) && rows > 1 &&
+        cols > 1 && pad == 0) {
+        for (size_t b = 0; b < n; ++b)
+            tile_part(s + (ptrdiff_t)b * src_step, src_stride, d + (ptrdiff_t)b * dst_step,
+                      dst_stride, rows, cols);
+        return;
+    }
     for (size_t b = 0; b < n; ++b)
         transpose_one(rows, cols, s + (ptrdiff_t)b * src_step, src_stride,
                       d + (ptrdiff_t)b * dst_step, dst_stride, pad, stream);

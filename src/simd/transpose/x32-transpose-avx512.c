@@ -59,10 +59,45 @@ RL_INLINE void tile_whole_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t d
     for (int i = 0; i < 16; ++i) rl_avx512_store_line(d + i * ds, r[i], stream);
 }
 
-/* The same for the first nr <= 16 rows and nc <= 16 columns only (masked: rows past nr are
- * never read, destination elements past nr never written). */
+/* Source rows 0..nr-1 x columns 0..nc-1 (nr <= 16, nc <= 8) at s -> destination rows
+ * 0..nc-1 x columns 0..nr-1 at d, masked as tile_part: rows i and 8 + i share a register (low
+ * and high 256 bits), so that in-lane 4 x 4 transposes and one two-source permute per
+ * destination row leave each row whole, a third of the shuffles of the 16 x 16 tile
+ * (OIhw8i8o -> oihw: 8 output channels a source row). */
+RL_INLINE void tile_half_cols(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                              size_t nc) {
+    const __mmask8 lm = (__mmask8)((1u << nc) - 1);
+    const __mmask16 sm = (__mmask16)((1u << nr) - 1);
+    __m512i r[8];
+    for (size_t i = 0; i < 8; ++i) {
+        const __m256i lo =
+            i < nr ? _mm256_maskz_loadu_epi32(lm, s + i * ss) : _mm256_setzero_si256();
+        const __m256i hi =
+            i + 8 < nr ? _mm256_maskz_loadu_epi32(lm, s + (i + 8) * ss) : _mm256_setzero_si256();
+        r[i] = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+    }
+    /* lane L of r[4g + q]: column 4 (L % 2) + q, rows 4g..4g+3 (L < 2) or 8+4g..8+4g+3 */
+    transpose_4x4_lanes(r, 2);
+    const __m512i even = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+    const __m512i odd = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    for (size_t q = 0; q < 4; ++q) {
+        if (q < nc)
+            _mm512_mask_storeu_epi32(d + q * ds, sm,
+                                     _mm512_permutex2var_epi64(r[q], even, r[4 + q]));
+        if (q + 4 < nc)
+            _mm512_mask_storeu_epi32(d + (q + 4) * ds, sm,
+                                     _mm512_permutex2var_epi64(r[q], odd, r[4 + q]));
+    }
+}
+
+/* The same as the 16 x 16 tile for the first nr <= 16 rows and nc <= 16 columns only (masked:
+ * rows past nr are never read, destination elements past nr never written). */
 static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
                                                 size_t nr, size_t nc) {
+    if (nc <= 8) {
+        tile_half_cols(s, ss, d, ds, nr, nc);
+        return;
+    }
     const __mmask16 lm = (__mmask16)((1u << nc) - 1), sm = (__mmask16)((1u << nr) - 1);
     __m512i r[16];
     for (size_t i = 0; i < 16; ++i) /* no load at all past nr: even an all-masked load of an
