@@ -326,18 +326,16 @@ static void run_transposes(const job_t *job, const item_t *it) {
 }
 
 /* The staged columns of a converting RL_PK_TRANSPOSE_RUNS item converted into their places:
- * the K1 rows of each step of K2 in one call. */
+ * K2 blocks of K1 rows in one call, the item's parameters laid out once (plan_cvt.h). */
 static void convert_spread(const job_t *job, const item_t *it, const char *stage, char *d) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
-    const rl_dim_t step = it->cnt[1] * it->cnt[0] * (rl_dim_t)job->p->src_es;
-    rl_dim_t q[RL_Q_COUNT];
-    const rl_cvt_runs_t runs = {it->cnt[1], it->cnt[0], it->cnt[0], k1->s[1], q, k1->q, k0->q};
-    for (rl_dim_t i = 0; i < it->cnt[2]; ++i) {
-        for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it->q[j] + i * k2->q[j];
-        rl_plan_cvt_runs(job, stage + i * step, d + i * k2->s[1] * (rl_dim_t)job->p->dst_es, &runs,
-                         true);
-    }
+    rl_plan_factors_t factors;
+    factors.valid = false;
+    const rl_cvt_runs_t runs = {it->cnt[2], it->cnt[1] * it->cnt[0], k2->s[1], k2->q,
+                                it->cnt[1], it->cnt[0],              it->cnt[0], k1->s[1],
+                                it->q,      k1->q,                   k0->q,      &factors};
+    rl_plan_cvt_runs(job, stage, d, &runs, true);
 }
 
 /* A RL_PK_TRANSPOSE_RUNS item: its K2 x K1 source columns, one contiguous run of each K0
