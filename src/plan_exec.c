@@ -378,25 +378,25 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
                     job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0, p->stream);
 }
 
+/* The kinds whose work item is one runner call; the others go tile by tile (run_tiles). */
+typedef void (*item_fn)(const job_t *job, const item_t *it);
+static const item_fn item_runners[RL_PK_COUNT] = {
+    [RL_PK_LINES] = run_lines,
+    [RL_PK_RUNS] = run_runs,
+    [RL_PK_TRANSPOSE] = run_transposes,
+    [RL_PK_TRANSPOSE_RUNS] = run_transpose_runs,
+    [RL_PK_RUNS_TRANSPOSE] = run_runs_transpose,
+};
+
 static void run_items(void *ctx, size_t begin, size_t end) {
     const job_t *job = ctx;
+    const item_fn run = item_runners[job->r->kernel] ? item_runners[job->r->kernel] : run_tiles;
     rl_dim_t digit[RL_PLAN_MAX_NODES];
     item_digits(job->r, begin, digit);
     for (size_t item = begin; item < end; ++item, next_digits(job->r, digit)) {
         item_t it;
         locate_item(job->r, digit, &it);
-        if (job->r->kernel == RL_PK_LINES)
-            run_lines(job, &it);
-        else if (job->r->kernel == RL_PK_RUNS)
-            run_runs(job, &it);
-        else if (job->r->kernel == RL_PK_TRANSPOSE)
-            run_transposes(job, &it);
-        else if (job->r->kernel == RL_PK_TRANSPOSE_RUNS)
-            run_transpose_runs(job, &it);
-        else if (job->r->kernel == RL_PK_RUNS_TRANSPOSE)
-            run_runs_transpose(job, &it);
-        else
-            run_tiles(job, &it);
+        run(job, &it);
     }
 }
 
