@@ -37,6 +37,9 @@
 #define MIN_REPS       5     /* auto repeats: at least this many */
 #define MAX_REPS       1000000L
 #define WARM_MS        100.0 /* warm-up time per measured function (auto repeats) */
+/* warm-up runs at least: the library's thread tuner (src/thread_tuner.h) settles in its
+ * first 2 * RL_TUNER_SAMPLES + 1 executions, which must not be timed */
+#define WARM_MIN_RUNS 12
 #define ROUNDS         10    /* the case and its memcpy peer alternate in this many blocks */
 /* Blocks of work faster than this start with an untimed run (cache state as in a steady loop);
  * slower ones do not need it: a cold start costs about one last-level cache of traffic, which
@@ -513,7 +516,7 @@ static double iqr_pct(const bt_stats_t *s) {
 static int warm_up(const opts_t *o, const bt_work_t *w, double *est_ms) {
     double warm =
         o->min_time_ms > 0 ? (o->min_time_ms / 5 < WARM_MS ? o->min_time_ms / 5 : WARM_MS) : 0;
-    return bt_warmup(w, 2, warm, MAX_REPS, est_ms);
+    return bt_warmup(w, WARM_MIN_RUNS, warm, MAX_REPS, est_ms);
 }
 
 /* Buffers and timing of a created primitive (vals: runtime scale / zero-point arrays, see

@@ -20,6 +20,7 @@ rl_status_t rl_primitive_alloc(rl_prim_t **p, const char *kind, rl_engine_t engi
     RETURN_IF_AT(where, *p == NULL, RL_OUT_OF_MEMORY, "cannot allocate a primitive");
     (*p)->kind = kind;
     (*p)->engine = engine;
+    rl_thread_tuner_init(&(*p)->tuner);
     atomic_init(&(*p)->refs, 1);
     return RL_SUCCESS;
 }
@@ -84,6 +85,7 @@ static rl_status_t finish(rl_prim_t *p, rl_cache_key_t *key, rl_primitive_t *out
         snprintf(p->impl_name, sizeof p->impl_name, "%s", p->plan.impl);
     else if (!p->resampling)
         snprintf(p->impl_name, sizeof p->impl_name, "ref:%s", rl_isa_name(RL_ISA_SCALAR));
+    p->bytes = rl_md_get_size(&p->src_md) + rl_md_get_size(&p->dst_md);
     h->impl = p;
     log_create(p, false, t0_ms);
     if (rl_verbose_level() >= 2 && p->has_plan) {
@@ -169,19 +171,31 @@ static rl_status_t resolve_args(const rl_prim_t *p, int nargs, const rl_exec_arg
     return RL_SUCCESS;
 }
 
+/* Where the thread policy would split the problem, the thread tuner picks the pool or the
+ * caller for this execution (thread_tuner.h); elsewhere the pool is passed and stays unused. */
+static rl_tuner_turn_t tuner_turn(const rl_prim_t *p) {
+    const rl_tuner_turn_t pool = {true, false, 1};
+    if (rl_threadpool_threads_for(p->engine->pool, p->bytes, 2) < 2) return pool;
+    return rl_thread_tuner_next((rl_thread_tuner_t *)&p->tuner); /* not const: see rl_prim_t */
+}
+
 void rl_primitive_run(const rl_prim_t *p, const rl_exec_ptrs_t *x) {
     const bool verbose = rl_verbose_level() >= 1;
-    const double t0 = verbose ? rl_now_ms() : 0.0;
+    const rl_tuner_turn_t turn = tuner_turn(p);
+    const double t0 = verbose || turn.timed ? rl_now_ms() : 0.0;
+    rl_threadpool_t *pool = turn.pool ? p->engine->pool : NULL;
     if (p->resampling)
-        rl_resampling_run(p->resampling, &p->problem, p->engine->pool, x->src, x->dst, x->qv);
+        rl_resampling_run(p->resampling, &p->problem, pool, x->src, x->dst, x->qv);
     else if (p->has_plan)
-        rl_plan_run(&p->plan, &p->problem, p->engine->pool, x->src, x->dst, x->qv);
+        rl_plan_run(&p->plan, &p->problem, pool, x->src, x->dst, x->qv);
     else
-        rl_ref_exec_run(&p->problem, p->engine->pool, x->src, x->dst, x->qv);
+        rl_ref_exec_run(&p->problem, pool, x->src, x->dst, x->qv);
+    const double ms = verbose || turn.timed ? rl_now_ms() - t0 : 0.0;
+    rl_thread_tuner_record((rl_thread_tuner_t *)&p->tuner, turn, ms);
     if (verbose) {
         char mds[1100];
         describe_mds(p, mds, sizeof mds);
-        rl_verbose_print("exec", p->kind, p->impl_name, mds, p->info, rl_now_ms() - t0);
+        rl_verbose_print("exec", p->kind, p->impl_name, mds, p->info, ms);
     }
 }
 

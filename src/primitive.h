@@ -8,6 +8,7 @@
 #include "md.h"
 #include "plan.h"
 #include "ref_exec.h"
+#include "thread_tuner.h"
 
 #include <stdatomic.h>
 
@@ -24,6 +25,8 @@ typedef struct rl_prim {
     bool has_plan;
     rl_plan_t plan;
     struct rl_resampling *resampling; /* a resampling's passes (resampling.h), else NULL */
+    size_t bytes;                     /* src + dst bytes: what the thread policy weighs */
+    rl_thread_tuner_t tuner;          /* pool or caller: the only state executions change */
     atomic_int refs;
 } rl_prim_t;
 

@@ -8,6 +8,8 @@ static atomic_bool force_split;
 
 void rl_thread_policy_force_split(bool on) { atomic_store(&force_split, on); }
 
+bool rl_thread_policy_forced(void) { return atomic_load(&force_split); }
+
 int rl_thread_count(const rl_thread_cost_t *cost, int max_threads, size_t bytes, size_t items) {
     const size_t most = items < (size_t)max_threads ? items : (size_t)max_threads;
     if (most <= 1) return 1;

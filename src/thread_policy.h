@@ -38,5 +38,6 @@ rl_range_t rl_split_range(size_t n, int parts, int part, size_t align);
 /* Test hook: every job on every thread the pool has, whatever its size (coverage of the
  * threaded paths with small problems). */
 void rl_thread_policy_force_split(bool on);
+bool rl_thread_policy_forced(void);
 
 #endif

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The thread pool (see threadpool.h). Workers sleep on a condition variable between jobs; a
- * job is (fn, ctx, n) cut into `active` chunks (rl_split_range) plus a generation counter
- * that wakes the workers. Chunks are claimed, under the pool's mutex, by whichever thread
+/* The thread pool (see threadpool.h). Between jobs a worker first spins for a bounded time
+ * (spin_ns, a multiple of the measured wake cost) watching the generation counter, then
+ * sleeps on a condition variable; a job is (fn, ctx, n) cut into `active` chunks
+ * (rl_split_range) plus a generation counter that wakes the workers. Back-to-back jobs so
+ * start on warm workers, and the caller spins as long for its workers' chunks before it
+ * sleeps on them. Chunks are claimed, under the pool's mutex, by whichever thread
  * comes first: the caller claims right after waking the workers and keeps claiming until none
  * is left, so a worker that the OS has not scheduled yet (an oversubscribed machine) costs
  * the job nothing but the broadcast — the caller runs its chunk too. The caller returns when
@@ -27,6 +30,12 @@
 #define COPY_BYTES     (32 * 1024)
 #define COPY_PER_ROUND 16
 #define COPY_ROUNDS    5
+/* A worker (or a caller waiting on its workers) spins this many measured wake costs before
+ * it sleeps: a job that arrives within it saves a wake, and an idle pool burns at most this
+ * many wakes' worth of one core per job (docs/design.md, "Thread policy"). */
+#define SPIN_WAKES 8
+/* Spin iterations between two reads of the clock (and yields of the core). */
+#define SPIN_POLLS 64
 
 struct rl_threadpool {
     int nthreads;
@@ -34,9 +43,12 @@ struct rl_threadpool {
     pthread_mutex_t job_lock; /* held by the caller that owns the pool for one job */
     pthread_mutex_t mu;
     pthread_cond_t wake, done_cv;
-    unsigned long generation;
-    int next, done; /* chunks of the current job claimed, finished */
-    bool stop;
+    atomic_ulong generation; /* written under mu, read by spinning workers without it */
+    bool *claimed;           /* [nthreads] chunk c of the current job is taken (under mu) */
+    int left;                /* chunks of the current job not yet taken (under mu) */
+    atomic_int done;         /* chunks finished: written under mu, read by a spinning caller */
+    atomic_bool stop;
+    atomic_long spin_ns; /* 0 until the costs are measured: cold wakes are what they measure */
     rl_chunk_fn fn;
     void *ctx;
     size_t n;
@@ -47,32 +59,84 @@ struct rl_threadpool {
 
 typedef struct {
     rl_threadpool_t *pool;
+    int self; /* the thread's index: the chunk it takes first */
 } worker_arg_t;
 
-/* Runs chunks of the current job until none is left to claim; called and returns with mu
+/* The chunk thread `self` takes next: its own while nobody took it, so a problem run again
+ * finds its data in the cache of the core that touched it last; else the first one left, so a
+ * worker the OS has not scheduled yet costs the job nothing. -1 when none is left. */
+static int next_chunk(const rl_threadpool_t *p, int self) {
+    if (p->left == 0) return -1;
+    if (self < p->active && !p->claimed[self]) return self;
+    for (int c = 0; c < p->active; ++c)
+        if (!p->claimed[c]) return c;
+    return -1;
+}
+
+/* Runs chunks of the current job until none is left to take; called and returns with mu
  * held. */
-static void claim_chunks(rl_threadpool_t *p) {
-    while (p->next < p->active) {
-        const rl_range_t r = rl_split_range(p->n, p->active, p->next++, 1);
+static void claim_chunks(rl_threadpool_t *p, int self) {
+    for (int c; (c = next_chunk(p, self)) >= 0;) {
+        p->claimed[c] = true, --p->left;
+        const rl_range_t r = rl_split_range(p->n, p->active, c, 1);
         const rl_chunk_fn fn = p->fn;
         void *ctx = p->ctx;
         pthread_mutex_unlock(&p->mu);
         if (r.end > r.begin) fn(ctx, r.begin, r.end);
         pthread_mutex_lock(&p->mu);
-        if (++p->done == p->active) pthread_cond_signal(&p->done_cv);
+        if (atomic_fetch_add(&p->done, 1) + 1 == p->active) pthread_cond_signal(&p->done_cv);
+    }
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+typedef bool (*ready_fn)(rl_threadpool_t *p, unsigned long arg);
+
+/* A job after generation `seen` was posted, or the pool stops. */
+static bool job_posted(rl_threadpool_t *p, unsigned long seen) {
+    return atomic_load(&p->stop) || atomic_load(&p->generation) != seen;
+}
+
+/* All `active` chunks of the current job have finished. */
+static bool job_finished(rl_threadpool_t *p, unsigned long active) {
+    return atomic_load(&p->done) >= (int)active;
+}
+
+/* Spins until ready(p, arg) or the pool's spin time passes (mu not held); ready's answer. */
+static bool spin_until(rl_threadpool_t *p, ready_fn ready, unsigned long arg) {
+    const long ns = atomic_load_explicit(&p->spin_ns, memory_order_relaxed);
+    if (ns <= 0) return ready(p, arg);
+    const double end = rl_now_ms() + (double)ns * 1e-6;
+    for (;;) {
+        for (int i = 0; i < SPIN_POLLS; ++i) {
+            if (ready(p, arg)) return true;
+            cpu_relax();
+        }
+        if (rl_now_ms() >= end) return ready(p, arg);
+        sched_yield(); /* a thread waiting for this core (an oversubscribed one) runs first */
     }
 }
 
 static void *worker_main(void *arg) {
     rl_threadpool_t *p = ((worker_arg_t *)arg)->pool;
+    const int self = ((worker_arg_t *)arg)->self;
     rl_free(arg);
     unsigned long seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
+        if (!job_posted(p, seen)) { /* warm for a back-to-back job, then asleep */
+            pthread_mutex_unlock(&p->mu);
+            spin_until(p, job_posted, seen);
+            pthread_mutex_lock(&p->mu);
+        }
         while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
         if (p->stop) break;
         seen = p->generation;
-        claim_chunks(p);
+        claim_chunks(p, self);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -83,8 +147,9 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     rl_threadpool_t *p = rl_calloc(1, sizeof *p);
     RETURN_IF_AT(where, p == NULL, RL_OUT_OF_MEMORY, "cannot allocate a thread pool");
     p->threads = rl_calloc((size_t)nthreads, sizeof *p->threads);
-    if (p->threads == NULL) {
-        rl_free(p);
+    p->claimed = rl_calloc((size_t)nthreads, sizeof *p->claimed);
+    if (p->threads == NULL || p->claimed == NULL) {
+        rl_free(p->threads), rl_free(p->claimed), rl_free(p);
         return rl_error(RL_OUT_OF_MEMORY, where, "cannot allocate %d threads", nthreads);
     }
     pthread_mutex_init(&p->job_lock, NULL);
@@ -92,6 +157,10 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done_cv, NULL);
     atomic_init(&p->measured, false);
+    atomic_init(&p->generation, 0);
+    atomic_init(&p->done, 0);
+    atomic_init(&p->stop, false);
+    atomic_init(&p->spin_ns, 0);
     p->nthreads = 1; /* grows as workers start, so destroy() joins exactly those */
     for (int i = 1; i < nthreads; ++i) {
         worker_arg_t *w = rl_malloc(sizeof *w);
@@ -100,7 +169,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
             return rl_error(RL_OUT_OF_MEMORY, where, "cannot allocate the start of thread %d of %d",
                             i, nthreads);
         }
-        *w = (worker_arg_t){p};
+        *w = (worker_arg_t){p, i};
         if (pthread_create(&p->threads[i], NULL, worker_main, w) != 0) {
             rl_free(w);
             rl_threadpool_destroy(p);
@@ -124,6 +193,7 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
     pthread_mutex_destroy(&p->mu);
     pthread_mutex_destroy(&p->job_lock);
     rl_free(p->threads);
+    rl_free(p->claimed);
     rl_free(p);
 }
 
@@ -131,10 +201,16 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
 static void run_job(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
     pthread_mutex_lock(&p->mu);
     p->fn = fn, p->ctx = ctx, p->n = n, p->active = active;
-    p->next = p->done = 0;
+    p->left = active, p->done = 0;
+    for (int c = 0; c < active; ++c) p->claimed[c] = false;
     ++p->generation;
     pthread_cond_broadcast(&p->wake);
-    claim_chunks(p);
+    claim_chunks(p, 0);
+    if (p->done < active) { /* the workers' chunks: spin on them first, then sleep */
+        pthread_mutex_unlock(&p->mu);
+        spin_until(p, job_finished, (unsigned long)active);
+        pthread_mutex_lock(&p->mu);
+    }
     while (p->done < p->active) pthread_cond_wait(&p->done_cv, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
@@ -200,6 +276,7 @@ static void measure_costs(rl_threadpool_t *p) {
     if (atomic_load(&p->measured)) return;
     p->cost.wake_ns = measure_wake_ns(p);
     p->cost.bytes_per_ns = measure_copy_rate();
+    atomic_store(&p->spin_ns, (long)(SPIN_WAKES * p->cost.wake_ns));
     atomic_store(&p->measured, true);
 }
 

@@ -8,13 +8,17 @@
  *  - the count: one thread until a share of the bytes pays RL_THREAD_SHARE_WAKES wake costs,
  *    then as many as the bytes pay for, never more than the pool or the work items;
  *  - the pool: its measured costs are positive, and a job on some of its threads runs every
- *    item exactly once. White-box: it includes src/ headers.
+ *    item exactly once;
+ *  - the thread tuner: an epoch's untimed first turn, the alternating timed turns, a verdict for
+ *    the faster arm (a tie keeps the caller), learning again each epoch, and the test hook
+ *    always on the pool. White-box: it includes src/ headers.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "thread_policy.h"
+#include "thread_tuner.h"
 #include "threadpool.h"
 #include "test_util.h"
 
@@ -146,9 +150,48 @@ static void test_pool(void) {
     rl_threadpool_destroy(pool);
 }
 
+/* One learning phase with the pool's and the caller's times; returns the verdict's turn. */
+static rl_tuner_turn_t learn(rl_thread_tuner_t *t, double pool_ms, double caller_ms) {
+    rl_tuner_turn_t turn = rl_thread_tuner_next(t);
+    CHECK_MSG(turn.pool && !turn.timed, "an epoch starts on the pool, untimed");
+    for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) {
+        turn = rl_thread_tuner_next(t);
+        CHECK_MSG(turn.timed && turn.pool == (i % 2 == 0) && turn.arm == (turn.pool ? 1 : 0),
+                  "timed turn %d: pool %d arm %d", i, turn.pool, turn.arm);
+        /* a slow outlier on each arm: the best time counts */
+        rl_thread_tuner_record(t, turn, (turn.pool ? pool_ms : caller_ms) * (i < 2 ? 5 : 1));
+    }
+    return rl_thread_tuner_next(t);
+}
+
+static void test_tuner(void) {
+    rl_thread_tuner_t t;
+    rl_thread_tuner_init(&t);
+    rl_tuner_turn_t v = learn(&t, 0.5, 1.0);
+    CHECK_MSG(v.pool && !v.timed, "a faster pool is kept");
+    for (int i = 2 * RL_TUNER_SAMPLES + 2; i < RL_TUNER_EPOCH; ++i) {
+        v = rl_thread_tuner_next(&t);
+        if (!v.pool || v.timed) break;
+    }
+    CHECK_MSG(v.pool && !v.timed, "the verdict holds for the epoch");
+    v = learn(&t, 1.0, 0.99);
+    CHECK_MSG(!v.pool && !v.timed, "a slower pool is dropped at the next epoch");
+    for (int i = 2 * RL_TUNER_SAMPLES + 2; i < RL_TUNER_EPOCH; ++i) rl_thread_tuner_next(&t);
+    v = learn(&t, 0.985, 1.0);
+    CHECK_MSG(!v.pool, "a pool within the margin of the caller is not taken");
+    rl_thread_policy_force_split(true);
+    for (int i = 0; i < 3 * RL_TUNER_EPOCH; ++i) {
+        v = rl_thread_tuner_next(&t);
+        if (!v.pool || v.timed) break;
+    }
+    rl_thread_policy_force_split(false);
+    CHECK_MSG(v.pool && !v.timed, "the test hook keeps every job on the pool");
+}
+
 int main(void) {
     test_splitter();
     test_count();
     test_pool();
+    test_tuner();
     return tu_finish("thread_policy");
 }

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Whether a primitive's executions split across the pool or stay on the caller, learned from
+ * the primitive's own executions (docs/design.md, "Thread policy"). The thread policy
+ * (thread_policy.h) predicts from two measured costs when a split pays; what it cannot see —
+ * caches shared or not, a memory bus one core already fills, vCPUs that share a core, another
+ * process on the other core — only the job's own times show. So where the policy would split,
+ * the tuner alternates the two arms over a few executions, keeps the best time of each, and
+ * takes the pool only when it was faster; it learns again every RL_TUNER_EPOCH executions, so
+ * a verdict follows a change of load. Results never depend on the arm (threadpool.h). */
+#ifndef RL_THREAD_TUNER_H
+#define RL_THREAD_TUNER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Timed executions of each arm per learning phase, and the executions per epoch. */
+#define RL_TUNER_SAMPLES 4
+#define RL_TUNER_EPOCH   1024
+
+typedef struct {
+    atomic_uint runs;               /* executions that asked (wraps: only phases matter) */
+    atomic_uint_least64_t best[2];  /* per arm (0 caller, 1 pool): best ns this phase, 0 none */
+    atomic_bool pool;               /* the verdict: split across the pool */
+} rl_thread_tuner_t;
+
+/* What one execution does: `pool` whether it may split, `timed` whether its time is wanted
+ * (rl_thread_tuner_record). */
+typedef struct {
+    bool pool, timed;
+    int arm;
+} rl_tuner_turn_t;
+
+void rl_thread_tuner_init(rl_thread_tuner_t *t);
+/* The turn of the next execution. */
+rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t);
+/* The time of a timed turn, in ms. */
+void rl_thread_tuner_record(rl_thread_tuner_t *t, rl_tuner_turn_t turn, double ms);
+
+#endif
