@@ -346,11 +346,17 @@ static void run_transpose_runs(const job_t *job, const item_t *it) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
     const rl_dim_t ses = (rl_dim_t)p->src_es, row = it->cnt[0] * ses;
+    char *d = job->dst + it->off[1] * (rl_dim_t)p->dst_es;
+    if (p->fold_put && row <= 32) { /* half-line columns straight to their places */
+        p->fold.fn((size_t)it->cnt[0], (size_t)it->cnt[2], (size_t)it->cnt[1],
+                   job->src + it->off[0] * ses, d, (size_t)(k0->s[0] * ses), k2->s[1] * ses,
+                   k1->s[1] * ses, true);
+        return;
+    }
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     p->transpose.fn(1, (size_t)it->cnt[0], (size_t)(it->cnt[2] * it->cnt[1]),
                     job->src + it->off[0] * ses, 0, (size_t)(k0->s[0] * ses), stage, 0, (size_t)row,
                     0, false);
-    char *d = job->dst + it->off[1] * (rl_dim_t)p->dst_es;
     if (p->convert) {
         convert_spread(job, it, stage, d);
         return;
@@ -371,6 +377,13 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
     const rl_dim_t ses = (rl_dim_t)p->src_es, row = it->cnt[1] * ses;
+    if (p->fold.fn) { /* the source rows transposed from their places (RUNS_TRANSPOSE is
+                         never converting: plan_kernel.c) */
+        p->fold.fn((size_t)it->cnt[1], (size_t)it->cnt[2], (size_t)it->cnt[0],
+                   job->src + it->off[0] * ses, job->dst + it->off[1] * ses,
+                   (size_t)(k1->s[1] * ses), k2->s[0] * ses, k0->s[0] * ses, false);
+        return;
+    }
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)row, job->src + it->off[0] * ses,
                k2->s[0] * ses, k0->s[0] * ses, stage, it->cnt[0] * row, row);
