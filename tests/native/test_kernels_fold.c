@@ -74,8 +74,8 @@ static void check(const kernel_t *k, tu_rng_t *rng, size_t m, size_t n2, size_t 
             }
     k->fn(m, n2, n1, src, got + at, stride, (ptrdiff_t)step2, (ptrdiff_t)step1, fold_dst);
     CHECK_MSG(memcmp(got, want, total) == 0,
-              "%s m=%zu n2=%zu n1=%zu step2=%zu step1=%zu stride=%zu %s", k->name, m, n2, n1,
-              step2, step1, stride, fold_dst ? "fold_dst" : "fold_src");
+              "%s m=%zu n2=%zu n1=%zu step2=%zu step1=%zu stride=%zu %s", k->name, m, n2, n1, step2,
+              step1, stride, fold_dst ? "fold_dst" : "fold_src");
     free(src), free(got), free(want);
 }
 

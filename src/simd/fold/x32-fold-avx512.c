@@ -58,8 +58,8 @@ RL_INLINE void put_half(const uint8_t *s, size_t ss, uint8_t *d, const ptrdiff_t
 }
 
 /* nr <= 16 plain rows x nc <= 16 columns at s -> nc folded rows of nr elements at d + off[k]. */
-RL_INLINE void put_whole(const uint8_t *s, size_t ss, uint8_t *d, const ptrdiff_t *off,
-                         size_t nr, size_t nc) {
+RL_INLINE void put_whole(const uint8_t *s, size_t ss, uint8_t *d, const ptrdiff_t *off, size_t nr,
+                         size_t nc) {
     const __mmask16 lm = first16(nc), sm = first16(nr);
     __m512i r[16];
     for (size_t i = 0; i < 16; ++i)
@@ -98,8 +98,8 @@ RL_INLINE void get_half(const uint8_t *s, const ptrdiff_t *off, uint8_t *d, size
 }
 
 /* nr <= 16 folded rows at s + off[k] x nc <= 16 columns -> nc plain rows of nr elements. */
-RL_INLINE void get_whole(const uint8_t *s, const ptrdiff_t *off, uint8_t *d, size_t ds,
-                         size_t nr, size_t nc) {
+RL_INLINE void get_whole(const uint8_t *s, const ptrdiff_t *off, uint8_t *d, size_t ds, size_t nr,
+                         size_t nc) {
     const __mmask16 lm = first16(nc), sm = first16(nr);
     __m512i r[16];
     for (size_t i = 0; i < 16; ++i)
