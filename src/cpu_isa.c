@@ -99,11 +99,11 @@ static size_t read_number(const char *path) {
 }
 #endif
 
-/* The size of the highest cache level of CPU 0, as Linux's sysfs tells it; glibc's sysconf
- * as a fallback. sysfs first: on a virtual machine the two can disagree, and sysconf's
- * figure (from cpuid leaves the hypervisor passes through) may be the host's whole L3 (this
- * machine: 384 MiB from sysconf, the 32 MiB the guest shares from sysfs and lscpu). */
-static size_t last_level_cache(void) {
+/* The size of cache level `want` of CPU 0 (0: the highest level), as Linux's sysfs tells it;
+ * glibc's sysconf as a fallback. sysfs first: on a virtual machine the two can disagree, and
+ * sysconf's figure (from cpuid leaves the hypervisor passes through) may be the host's whole
+ * L3 (this machine: 384 MiB from sysconf, the 32 MiB the guest shares from sysfs and lscpu). */
+static size_t cache_size(int want) {
     size_t best = 0;
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
     int best_level = 0;
@@ -112,6 +112,7 @@ static size_t last_level_cache(void) {
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
         const int level = (int)read_number(path);
         if (level == 0) break;
+        if (want != 0 && level != want) continue;
         snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
         const size_t size = read_number(path);
         if (size > 0 && level >= best_level) best = size, best_level = level;
@@ -119,20 +120,23 @@ static size_t last_level_cache(void) {
 #endif
 #ifdef _SC_LEVEL3_CACHE_SIZE /* glibc */
     if (best == 0) {
-        long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-        if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
-        best = llc > 0 ? (size_t)llc : 0;
+        long size = want == 2 ? sysconf(_SC_LEVEL2_CACHE_SIZE) : sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (size <= 0 && want == 0) size = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        best = size > 0 ? (size_t)size : 0;
     }
+#else
+    (void)want;
 #endif
     return best;
 }
 
-static size_t stream_threshold;
+static size_t stream_threshold, l2_size;
 
 static void init(void) {
     detect();
-    const size_t llc = last_level_cache();
+    const size_t llc = cache_size(0), l2 = cache_size(2);
     stream_threshold = llc > 0 ? llc / 4 : (size_t)8 << 20;
+    l2_size = l2 > 0 ? l2 : (size_t)256 << 10;
     const char *st = getenv("RL_STREAM_THRESHOLD"); /* bytes; 0 streams every move */
     char *end = NULL;
     if (st && *st) {
@@ -159,6 +163,11 @@ rl_isa_t rl_cpu_isa_effective(void) {
 size_t rl_cpu_stream_threshold(void) {
     pthread_once(&init_once, init);
     return stream_threshold;
+}
+
+size_t rl_cpu_l2_size(void) {
+    pthread_once(&init_once, init);
+    return l2_size;
 }
 
 const char *rl_isa_name(rl_isa_t isa) { return (int)isa < RL_ISA_COUNT ? names[isa] : names[0]; }

@@ -36,5 +36,8 @@ const char *rl_isa_name(rl_isa_t isa);
  * read-for-ownership of every written line saves a third of the memory traffic (glibc's
  * memcpy switches at a similar size). */
 size_t rl_cpu_stream_threshold(void);
+/* Size in bytes of CPU 0's level-2 cache (256 KiB, the smallest of the targets', when the OS
+ * does not tell): what one core keeps close. */
+size_t rl_cpu_l2_size(void);
 
 #endif

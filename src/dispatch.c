@@ -13,6 +13,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_TAKE(slot, isa_, fn_)                                                                   \
     if ((isa_) <= level && !(slot).fn) (slot).fn = fn_, (slot).name = #fn_, (slot).isa = (isa_);
 #define RL_TRANSPOSE(isa, bits, fn)  RL_TAKE(t->transpose[rl_log2_size((bits) / 8)], isa, fn)
+#define RL_FOLD(isa, bits, fn)       RL_TAKE(t->fold[rl_log2_size((bits) / 8)], isa, fn)
 #define RL_GATHER(isa, bits, fn)     RL_TAKE(t->gather[rl_log2_size((bits) / 8)], isa, fn)
 #define RL_CVT_TO_F32(isa, dt, fn)   RL_TAKE(t->to_f32[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], isa, fn)
@@ -25,6 +26,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_RESAMPLE_V(isa, fn)       RL_TAKE(t->resample_v, isa, fn)
 #include "simd/cvt/cvt.inc"
 #include "simd/transpose/transpose.inc"
+#include "simd/fold/fold.inc"
 #include "simd/gather/gather.inc"
 #include "simd/unzip/unzip.inc"
 #include "simd/lines/lines.inc"
@@ -38,6 +40,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_LINES
 #undef RL_RUNS
 #undef RL_TRANSPOSE
+#undef RL_FOLD
 #undef RL_GATHER
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32

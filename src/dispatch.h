@@ -19,6 +19,7 @@
         rl_isa_t isa;                                                                              \
     }
 typedef RL_KERNEL_SLOT(rl_transpose_fn) rl_transpose_slot_t;
+typedef RL_KERNEL_SLOT(rl_fold_fn) rl_fold_slot_t;
 typedef RL_KERNEL_SLOT(rl_gather_fn) rl_gather_slot_t;
 typedef RL_KERNEL_SLOT(rl_cvt_to_f32_fn) rl_to_f32_slot_t;
 typedef RL_KERNEL_SLOT(rl_cvt_from_f32_fn) rl_from_f32_slot_t;
@@ -32,6 +33,7 @@ typedef RL_KERNEL_SLOT(rl_resample_v_fn) rl_resample_v_slot_t;
 
 typedef struct {
     rl_transpose_slot_t transpose[3];         /* by log2 of the element size: x8, x16, x32 */
+    rl_fold_slot_t fold[3];                   /* by log2 of the element size (no scalar) */
     rl_gather_slot_t gather[3];               /* by log2 of the element size */
     rl_to_f32_slot_t to_f32[RL_DT_COUNT];     /* by source type */
     rl_from_f32_slot_t from_f32[RL_DT_COUNT]; /* by destination type */

@@ -324,6 +324,11 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     const rl_kernel_table_t *t = rl_kernel_table(isa);
     p->transpose = t->transpose[rl_log2_size(p->src_es)];
     p->transpose_narrow = t->transpose[rl_log2_size(p->dst_es)];
+    p->fold = t->fold[rl_log2_size(p->src_es)];
+    /* a fold into destination rows writes their lines out of order: where those lines come
+     * from past the L2, their reads for ownership wait in the store buffer, while the staged
+     * path's writes in destination order keep the prefetchers ahead (docs/tuning.md) */
+    p->fold_put = p->fold.fn && !p->convert && 2 * larger_side_bytes(e) <= rl_cpu_l2_size();
     p->gather = t->gather[rl_log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];

@@ -102,6 +102,11 @@ typedef struct {
     /* The kernels, chosen once for the plan's ISA level, types and widths: */
     rl_transpose_slot_t transpose;        /* by the source element size */
     rl_transpose_slot_t transpose_narrow; /* by the destination size (RL_PK_CVT_TRANSPOSE) */
+    rl_fold_slot_t fold;                  /* by the source element size, where it exists: the
+                                             RL_PK_RUNS_TRANSPOSE pure copies, and with
+                                             fold_put the RL_PK_TRANSPOSE_RUNS ones whose
+                                             destination rows are half lines (plan_exec.c) */
+    bool fold_put;                        /* the move fits a core's L2 (plan.c) */
     rl_gather_slot_t gather;              /* by the source element size */
     rl_to_f32_slot_t to_f32;              /* by the source type */
     rl_from_f32_slot_t from_f32;          /* by the destination type */

@@ -318,6 +318,11 @@ static void move_runs(const rl_plan_job_t *job, const char *from, char *to, shap
     const rl_dim_t po = g.rows * bytes;
     const rl_dim_t fo = spread ? po : outer, fr = spread ? bytes : row;
     const rl_dim_t to_o = spread ? outer : po, tr = spread ? row : bytes;
+    if (row == bytes && g.rows > 1) { /* a block's runs back to back on both sides: one run */
+        const shape_t blocks = {g.outer, 1};
+        move_runs(job, from, to, blocks, g.rows * bytes, outer, g.rows * bytes, spread);
+        return;
+    }
     if (job->p->runs.fn) {
         job->p->runs.fn((size_t)g.outer, (size_t)g.rows, (size_t)bytes, from, fo, fr, to, to_o, tr);
         return;

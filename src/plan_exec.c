@@ -160,12 +160,30 @@ static void prefetch_next_tile(const char *s, rl_dim_t rows, rl_dim_t stride, rl
         rl_prefetch_rows(s, (size_t)bytes, (size_t)rows, (size_t)stride, (size_t)bytes);
 }
 
+/* A batch of c2 tiles where K2 continues K0 on the destination (OIhw4i16o4i: the 4 input
+ * channels of 16 output channels, 64 contiguous elements per pixel): the fold kernel
+ * transposes the c2 x c0 source rows at once into the stage in destination order, c1 runs of
+ * c2 x c0 elements, which convert as c1 x c2 rows that lie back to back and spread as c1
+ * runs (not c1 x c2 runs of c0 elements, 4 bytes each for s8, and c2 transposes of c0 rows). */
+static void woven_cvt_tile(const job_t *job, const tile_t *t, char *stage) {
+    prefetch_next_tile(t->s, t->c0, t->ss0, t->c1 * t->ses);
+    job->p->fold.fn((size_t)t->c1, (size_t)t->c2, (size_t)t->c0, t->s, stage,
+                    (size_t)(t->c2 * t->c0 * t->ses), t->ss2, t->ss0, false);
+    const rl_cvt_runs_t runs = {t->c1, t->c2 * t->c0, t->k1->s[1], t->k1->q, t->c2,    t->c0,
+                                t->c0, t->k2->s[1],   t->q,        t->k2->q, t->k0->q, t->factors};
+    rl_plan_cvt_runs(job, stage, t->d, &runs, true);
+}
+
 /* A batch of c2 tiles staged by one transpose call: where K2 continues K1 in the source
  * (goihw -> gOIhw16i16o: the 9 pixels of 16 input channels, 144 contiguous elements), as one
  * transpose of c2 * c1 columns, whole 16 x 16 tiles instead of 16 of 16 x 9. */
 static void transpose_cvt_tile(const job_t *job, const tile_t *t) {
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     const bool merged = t->ss2 == t->c1 * t->ses;
+    if (!merged && t->c2 > 1 && t->k2->s[1] == t->c0 && job->p->fold.fn) {
+        woven_cvt_tile(job, t, stage);
+        return;
+    }
     const size_t n = merged ? 1 : (size_t)t->c2, cols = (size_t)(merged ? t->c2 * t->c1 : t->c1);
     prefetch_next_tile(t->s, t->c0, t->ss0, t->c1 * t->ses);
     job->p->transpose.fn(n, (size_t)t->c0, cols, t->s, t->ss2, (size_t)t->ss0, stage,
@@ -346,11 +364,17 @@ static void run_transpose_runs(const job_t *job, const item_t *it) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
     const rl_dim_t ses = (rl_dim_t)p->src_es, row = it->cnt[0] * ses;
+    char *d = job->dst + it->off[1] * (rl_dim_t)p->dst_es;
+    if (p->fold_put && row <= 32) { /* half-line columns straight to their places */
+        p->fold.fn((size_t)it->cnt[0], (size_t)it->cnt[2], (size_t)it->cnt[1],
+                   job->src + it->off[0] * ses, d, (size_t)(k0->s[0] * ses), k2->s[1] * ses,
+                   k1->s[1] * ses, true);
+        return;
+    }
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     p->transpose.fn(1, (size_t)it->cnt[0], (size_t)(it->cnt[2] * it->cnt[1]),
                     job->src + it->off[0] * ses, 0, (size_t)(k0->s[0] * ses), stage, 0, (size_t)row,
                     0, false);
-    char *d = job->dst + it->off[1] * (rl_dim_t)p->dst_es;
     if (p->convert) {
         convert_spread(job, it, stage, d);
         return;
@@ -371,6 +395,13 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
     const rl_dim_t ses = (rl_dim_t)p->src_es, row = it->cnt[1] * ses;
+    if (p->fold.fn) { /* the source rows transposed from their places (RUNS_TRANSPOSE is
+                         never converting: plan_kernel.c) */
+        p->fold.fn((size_t)it->cnt[1], (size_t)it->cnt[2], (size_t)it->cnt[0],
+                   job->src + it->off[0] * ses, job->dst + it->off[1] * ses,
+                   (size_t)(k1->s[1] * ses), k2->s[0] * ses, k0->s[0] * ses, false);
+        return;
+    }
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)row, job->src + it->off[0] * ses,
                k2->s[0] * ses, k0->s[0] * ses, stage, it->cnt[0] * row, row);

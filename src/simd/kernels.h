@@ -105,6 +105,19 @@ typedef void (*rl_lines_fn)(RL_LINES_PARAMS);
         ptrdiff_t src_stride0, void *dst, ptrdiff_t dst_stride1, ptrdiff_t dst_stride0
 typedef void (*rl_runs_fn)(RL_RUNS_PARAMS);
 
+/* A transpose of which one side's rows fold in two: n2 x n1 rows of m elements, row (b, a) at
+ * b * step2 + a * step1 bytes, against m rows of n2 * n1 contiguous elements `stride` bytes
+ * apart on the other side (a weight format's blocks: oihw -> OIhw8i8o moves 8 rows of 8 x 9
+ * source elements to 72 destination rows of 8, 64 and 8 elements apart), instead of a
+ * transpose into a staging buffer whose rows the run-copy kernel then moves:
+ *   fold_dst:  dst[b * step2 + a * step1 + i * es] = src[i * stride + (b * n1 + a) * es]
+ *   else:      dst[i * stride + (b * n1 + a) * es] = src[b * step2 + a * step1 + i * es]
+ *   for i < m, b < n2, a < n1. Reads and writes only those elements; plain stores. */
+#define RL_FOLD_PARAMS                                                                         \
+    size_t m, size_t n2, size_t n1, const void *src, void *dst, size_t stride, ptrdiff_t step2, \
+        ptrdiff_t step1, bool fold_dst
+typedef void (*rl_fold_fn)(RL_FOLD_PARAMS);
+
 /* Gather through an index table, for moves that do not split into 2-D tiles (a shuffle on a
  * blocked axis):
  *   dst[r * dst_stride + i * es] = src[r * src_stride + idx[i] * es]   for r < rows, i < m.
@@ -234,12 +247,14 @@ typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 #define RL_LINES(isa, fn) void fn(RL_LINES_PARAMS);
 #define RL_RUNS(isa, fn) void fn(RL_RUNS_PARAMS);
 #define RL_TRANSPOSE(isa, bits, fn) void fn(RL_TRANSPOSE_PARAMS);
+#define RL_FOLD(isa, bits, fn) void fn(RL_FOLD_PARAMS);
 #define RL_GATHER(isa, bits, fn) void fn(RL_GATHER_PARAMS);
 #define RL_CVT_TO_F32(isa, dt, fn) void fn(RL_CVT_TO_F32_PARAMS);
 #define RL_CVT_FROM_F32(isa, dt, fn) void fn(RL_CVT_FROM_F32_PARAMS);
 #define RL_UNZIP_F32(isa, dt, fn) void fn(RL_UNZIP_F32_PARAMS);
 #define RL_AFFINE_F32(isa, fn) void fn(RL_AFFINE_F32_PARAMS);
 #include "transpose/transpose.inc"
+#include "fold/fold.inc"
 #include "gather/gather.inc"
 #include "cvt/cvt.inc"
 #include "unzip/unzip.inc"
@@ -250,6 +265,7 @@ typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 #undef RL_LINES
 #undef RL_RUNS
 #undef RL_TRANSPOSE
+#undef RL_FOLD
 #undef RL_GATHER
 #undef RL_CVT_TO_F32
 #undef RL_CVT_FROM_F32
