@@ -39,6 +39,10 @@ typedef struct {
     float *w;
     int32_t max_off; /* the largest offset: which rows may take dword gathers */
     int32_t *poff;   /* [k][OW] the pixel offsets for rl_resampling_t.hpx, or NULL */
+    int kpx;         /* the taps the passes by pixels run: the last ones may add only zeros */
+    float *wwin;     /* u8 through windows: w, channel c scaled by 2^(-8c) (kernels.h) */
+    rl_resample_win_t win; /* the same as windows for rl_resampling_t.hwin (idx NULL: none) */
+    int32_t win_end;       /* the bytes from a row's start its windows read */
 } rl_rs_htab_t;
 
 /* Where the elements of one side lie, in elements: the offset of (n, c, d, h, w) is
@@ -74,6 +78,7 @@ typedef struct rl_resampling {
     bool planar; /* rows in planar order [c][ox]: dst pixels adjacent, channels apart (nchw) */
     rl_resample_h_fn h, h_scalar; /* of the source type, or f32 when V-first */
     rl_resample_hpx_fn hpx;       /* by pixels, for the tables with poff (htab_pixels) */
+    rl_resample_hwin_fn hwin;     /* by pixels through windows, for those with win (htab_windows) */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */

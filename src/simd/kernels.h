@@ -285,12 +285,34 @@ typedef void (*rl_resample_v_fn)(RL_RESAMPLE_V_PARAMS);
     size_t n, size_t k, size_t cb, size_t kstride, const int32_t *poff, const float *w,         \
         const void *src, float *dst
 typedef void (*rl_resample_hpx_fn)(RL_RESAMPLE_HPX_PARAMS);
+/* Horizontal by pixels through windows: the pass by pixels above with each tap's pixels
+ * fetched by byte permutes from windows of source bytes loaded once per block of `lanes`
+ * consecutive pixels, instead of gathers. A block's lanes fall in `groups` equal groups,
+ * each with its own window of 128 bytes from byte base[b * groups + g] of the row; byte
+ * 4 i + j of idx[(b * k + t) * 4 * lanes] is where byte j (j < cb) of lane i's pixel of tap t
+ * lies in its group's window (the caller checks the windows fit: resampling.c). It reads
+ * the windows whole, which the caller keeps inside the source. Same sums, same order: the
+ * scalar horizontal twin's bits on the element tables. For u8 the weights of channel c come
+ * scaled by 2^(-8c) (the kernel multiplies channel c's byte where it lies in the dword,
+ * v * 2^(8c), instead of shifting it down): the products keep their bits where the scaled
+ * weights are exact, i.e. no non-zero weight is below 2^-102 in magnitude (the caller checks). */
+typedef struct {
+    size_t lanes, groups;
+    const int32_t *base;
+    const uint8_t *idx;
+} rl_resample_win_t;
+#define RL_RESAMPLE_HWIN_PARAMS                                                                \
+    size_t n, size_t k, size_t cb, size_t kstride, const rl_resample_win_t *win, const float *w, \
+        const void *src, float *dst
+typedef void (*rl_resample_hwin_fn)(RL_RESAMPLE_HWIN_PARAMS);
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);
+#define RL_RESAMPLE_HWIN(isa, feature, dt, fn) void fn(RL_RESAMPLE_HWIN_PARAMS);
 #define RL_RESAMPLE_V(isa, fn) void fn(RL_RESAMPLE_V_PARAMS);
 #include "resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
+#undef RL_RESAMPLE_HWIN
 #undef RL_RESAMPLE_V
 
 #endif

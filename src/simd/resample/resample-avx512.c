@@ -58,3 +58,90 @@ RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
     return widen_s8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
 }
 #include "resample-px-walk.h"
+
+/* The pass by pixels through windows (kernels.h, rl_resample_hwin_fn), for CPUs with
+ * AVX512-VBMI (dispatch.c checks): each lane group's 128 bytes are loaded once per block,
+ * and each tap's dwords come from one vpermi2b per group instead of a gather. */
+#define RL_VBMI __attribute__((target("avx512vbmi")))
+
+typedef struct {
+    __m512i lo[8], hi[8]; /* each group's window, bytes 0..63 and 64..127 */
+    const uint8_t *idx;   /* the block's tap 0 */
+} win_block_t;
+
+/* The bytes of lane group g of `groups`. */
+RL_INLINE __mmask64 win_group(size_t groups, size_t g) {
+    const size_t bytes = 64 / groups;
+    return groups == 1 ? ~(__mmask64)0 : (((__mmask64)1 << bytes) - 1) << (bytes * g);
+}
+
+/* Byte c of each dword where it lies, v * 2^(8c) (exact in f32): the u8 weights of channel c
+ * come scaled by 2^(-8c), so each product keeps its bits, without a shift per channel. */
+RL_INLINE rl_vf win_u8(rl_vi g, size_t c) {
+    return _mm512_cvtepu32_ps(_mm512_and_si512(g, _mm512_set1_epi32((int)(0xffu << (8 * c)))));
+}
+
+#define DEFINE_WIN_FETCH(groups)                                                                   \
+    RL_INLINE RL_VBMI rl_vi win_fetch##groups(const void *ctx, size_t t) {                        \
+        const win_block_t *b = ctx;                                                                \
+        const __m512i i = _mm512_loadu_si512(b->idx + t * 64);                                     \
+        if (groups == 1) return _mm512_permutex2var_epi8(b->lo[0], i, b->hi[0]);                   \
+        __m512i v = _mm512_maskz_permutex2var_epi8(win_group(groups, 0), b->lo[0], i, b->hi[0]);   \
+        for (size_t g = 1; g < groups; ++g)                                                        \
+            v = _mm512_or_si512(v, _mm512_maskz_permutex2var_epi8(win_group(groups, g), b->lo[g], \
+                                                                  i, b->hi[g]));                   \
+        return v;                                                                                  \
+    }
+DEFINE_WIN_FETCH(1)
+DEFINE_WIN_FETCH(2)
+DEFINE_WIN_FETCH(4)
+DEFINE_WIN_FETCH(8)
+
+/* Block b (pixels x .. x + lanes(m) - 1) with `groups` windows (a constant). */
+RL_INLINE RL_VBMI void win_block(const rl_px_row_t *r, const rl_resample_win_t *win, size_t b,
+                                 rl_lanes m, size_t cb, bool sign, size_t groups,
+                                 rl_px_fetch_fn fetch) {
+    const rl_px_widen_fn widen = sign ? rl_px_s8 : win_u8;
+    win_block_t blk;
+    for (size_t g = 0; g < groups; ++g) {
+        const char *at = (const char *)r->src + win->base[b * groups + g];
+        blk.lo[g] = _mm512_loadu_si512(at);
+        blk.hi[g] = _mm512_loadu_si512(at + 64);
+    }
+    blk.idx = win->idx + b * r->k * 64;
+    switch (cb) {
+    case 1: rl_px_sums(r, 16 * b, m, 1, fetch, &blk, widen); break;
+    case 2: rl_px_sums(r, 16 * b, m, 2, fetch, &blk, widen); break;
+    case 3: rl_px_sums(r, 16 * b, m, 3, fetch, &blk, widen); break;
+    default: rl_px_sums(r, 16 * b, m, 4, fetch, &blk, widen); break;
+    }
+}
+
+/* Every block of the row: the whole ones, then the tail under its lane mask. */
+RL_INLINE RL_VBMI void win_walk(const rl_px_row_t *r, const rl_resample_win_t *win, size_t cb,
+                                bool sign, size_t groups, rl_px_fetch_fn fetch) {
+    size_t b = 0;
+    for (; 16 * b + 16 <= r->n; ++b) win_block(r, win, b, RL_LANES_ALL, cb, sign, groups, fetch);
+    if (16 * b < r->n)
+        win_block(r, win, b, rl_lanes_first(r->n - 16 * b), cb, sign, groups, fetch);
+}
+
+RL_INLINE RL_VBMI void win_row(const rl_px_row_t *r, const rl_resample_win_t *win, size_t cb,
+                               bool sign) {
+    switch (win->groups) {
+    case 1: win_walk(r, win, cb, sign, 1, win_fetch1); break;
+    case 2: win_walk(r, win, cb, sign, 2, win_fetch2); break;
+    case 4: win_walk(r, win, cb, sign, 4, win_fetch4); break;
+    default: win_walk(r, win, cb, sign, 8, win_fetch8); break;
+    }
+}
+
+RL_VBMI void rl_u8_resample_hwin__avx512vbmi(RL_RESAMPLE_HWIN_PARAMS) {
+    const rl_px_row_t r = {n, k, kstride, NULL, w, src, dst};
+    win_row(&r, win, cb, false);
+}
+
+RL_VBMI void rl_s8_resample_hwin__avx512vbmi(RL_RESAMPLE_HWIN_PARAMS) {
+    const rl_px_row_t r = {n, k, kstride, NULL, w, src, dst};
+    win_row(&r, win, cb, true);
+}

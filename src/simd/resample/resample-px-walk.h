@@ -23,24 +23,44 @@ typedef struct {
     float *dst;
 } rl_px_row_t;
 
-RL_INLINE rl_vf rl_px_byte(rl_vi g, size_t c, bool sign) {
-    return sign ? rl_px_s8(g, c) : rl_px_u8(g, c);
-}
+/* The dwords of a block's pixels of tap t (ctx: where they come from; lanes off the block's
+ * mask may hold anything). */
+typedef rl_vi (*rl_px_fetch_fn)(const void *ctx, size_t t);
+/* Channel c of each dword, as the f32 that tap's weights of channel c multiply. */
+typedef rl_vf (*rl_px_widen_fn)(rl_vi g, size_t c);
 
 /* Pixels x .. x + lanes(m) - 1 of every channel: the taps' sums, stored in their planes. */
-RL_INLINE void rl_px_block(const rl_px_row_t *r, size_t x, rl_lanes m, size_t cb, bool sign) {
+RL_INLINE void rl_px_sums(const rl_px_row_t *r, size_t x, rl_lanes m, size_t cb,
+                          rl_px_fetch_fn fetch, const void *ctx, rl_px_widen_fn widen) {
     rl_vf acc[4];
-    rl_vi g = rl_px_gather(r->src, r->poff + x, m);
+    rl_vi g = fetch(ctx, 0);
     for (size_t c = 0; c < cb; ++c)
-        acc[c] = rl_vf_mul(rl_vf_load(r->w + c * r->n + x, m), rl_px_byte(g, c, sign));
+        acc[c] = rl_vf_mul(rl_vf_load(r->w + c * r->n + x, m), widen(g, c));
     for (size_t t = 1; t < r->k; ++t) {
-        g = rl_px_gather(r->src, r->poff + t * r->n + x, m);
+        g = fetch(ctx, t);
         const float *w = r->w + t * r->kstride + x;
         for (size_t c = 0; c < cb; ++c)
-            acc[c] = rl_vf_add(acc[c],
-                               rl_vf_mul(rl_vf_load(w + c * r->n, m), rl_px_byte(g, c, sign)));
+            acc[c] = rl_vf_add(acc[c], rl_vf_mul(rl_vf_load(w + c * r->n, m), widen(g, c)));
     }
     for (size_t c = 0; c < cb; ++c) rl_vf_store(r->dst + c * r->n + x, acc[c], m);
+}
+
+/* A block's taps by gathers: each lane's dword at its pixel offset. */
+typedef struct {
+    const void *src;
+    const int32_t *poff; /* the block's first pixel of tap 0 */
+    size_t n;
+    rl_lanes m;
+} rl_px_gathers_t;
+
+RL_INLINE rl_vi rl_px_fetch_gather(const void *ctx, size_t t) {
+    const rl_px_gathers_t *a = ctx;
+    return rl_px_gather(a->src, a->poff + t * a->n, a->m);
+}
+
+RL_INLINE void rl_px_block(const rl_px_row_t *r, size_t x, rl_lanes m, size_t cb, bool sign) {
+    const rl_px_gathers_t a = {r->src, r->poff + x, r->n, m};
+    rl_px_sums(r, x, m, cb, rl_px_fetch_gather, &a, sign ? rl_px_s8 : rl_px_u8);
 }
 
 RL_INLINE void rl_px_walk(const rl_px_row_t *r, size_t cb, bool sign) {
