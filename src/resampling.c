@@ -296,19 +296,46 @@ static bool choose_vfirst(rl_resampling_t *rs) {
     return vfirst < hfirst;
 }
 
-/* How many leading taps of a group's tables a pass by pixels must run: without the last taps
- * whose weights are all zero where that keeps the bits, i.e. u8 values (>= 0) and weights
- * whose sign bits are clear: every product and every sum is then >= +0, and adding a zero to
- * such a sum leaves it as it is. */
-static int taps_that_count(const rl_rs_htab_t *t, rl_data_type_t sdt) {
+/* Whether adding a zero-weight term to a sum of a group's tables keeps its bits: with u8
+ * values (>= 0) and weights whose sign bits are clear, every product and every sum is >= +0,
+ * and adding +0 or -0 to such a sum leaves it as it is. */
+static bool zeros_add_nothing(const rl_rs_htab_t *t, rl_data_type_t sdt) {
+    if (sdt != RL_U8) return false;
+    for (rl_dim_t j = 0; j < t->k * t->len; ++j)
+        if (signbit(t->w[j])) return false;
+    return true;
+}
+
+/* How many leading taps of a group's tables a pass by pixels must run: all but the last ones
+ * whose weights are all zero, where those add nothing. */
+static int taps_that_count(const rl_rs_htab_t *t, bool zeros_free) {
     int k = 1;
-    for (int tap = 0; tap < t->k; ++tap)
-        for (rl_dim_t j = 0; j < t->len; ++j) {
-            const float w = t->w[tap * t->len + j];
-            if (sdt != RL_U8 || signbit(w)) return t->k;
-            k = w != 0.0f && tap + 1 > k ? tap + 1 : k;
-        }
-    return k;
+    for (int tap = 0; zeros_free && tap < t->k; ++tap)
+        for (rl_dim_t j = 0; j < t->len; ++j)
+            k = t->w[tap * t->len + j] != 0.0f && tap + 1 > k ? tap + 1 : k;
+    return zeros_free ? k : t->k;
+}
+
+/* Whether tap 2i + 1 of output x may be fetched one pixel (pitch bytes) after tap 2i
+ * (kernels.h, rl_resample_hpx_fn): it lies there, or its weights are all zero and such
+ * terms add nothing (zeros_add_nothing). */
+static bool pair_ok(const rl_rs_htab_t *t, rl_dim_t ow, int tap, rl_dim_t x, int32_t pitch,
+                    bool zeros_free) {
+    if (t->off[(tap + 1) * t->len + x] == t->off[tap * t->len + x] + pitch) return true;
+    bool zero = true;
+    for (rl_dim_t c = 0; c < t->cb; ++c) zero &= t->w[(tap + 1) * t->len + c * ow + x] == 0.0f;
+    return zero && zeros_free;
+}
+
+/* The pitch of a group's tap pairs (rl_rs_htab_t.pitch): a pixel's, where every pair lies
+ * that far apart (pair_ok) and a qword holds both pixels' channels; else 0. */
+static int32_t tap_pairs(const rl_resampling_t *rs, const rl_rs_htab_t *t, bool zeros_free) {
+    const int32_t pitch = (int32_t)rs->src.sw;
+    if (t->kpx < 2 || pitch + t->cb > 8) return 0;
+    for (int tap = 0; tap + 1 < t->kpx; tap += 2)
+        for (rl_dim_t x = 0; x < rs->out[2]; ++x)
+            if (!pair_ok(t, rs->out[2], tap, x, pitch, zeros_free)) return 0;
+    return pitch;
 }
 
 /* The pixel offsets of a group's tables (rl_rs_htab_t.poff) where the kernel by pixels stands
@@ -324,7 +351,9 @@ static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t, rl_da
             for (rl_dim_t x = 0; x < ow; ++x)
                 if (t->off[tap * t->len + c * ow + x] != t->off[tap * t->len + x] + (int32_t)c)
                     return RL_SUCCESS;
-    t->kpx = taps_that_count(t, sdt);
+    const bool zeros_free = zeros_add_nothing(t, sdt);
+    t->kpx = taps_that_count(t, zeros_free);
+    t->pitch = tap_pairs(rs, t, zeros_free);
     t->poff = rl_malloc((size_t)(t->k * ow) * sizeof *t->poff);
     RETURN_IF_AT(where, t->poff == NULL, RL_OUT_OF_MEMORY,
                  "cannot allocate the horizontal pixel taps (%d x %lld)", t->k, (long long)ow);

@@ -62,12 +62,13 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
     const rl_rs_htab_t *t = htab_of(rs, g);
     const size_t at = src_row(rs, n, g, key);
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;
+    const bool pairs = at + (size_t)t->max_off + 8 <= rs->src_end; /* the qwords of tap pairs */
     if (t->win.idx != NULL && at + (size_t)t->win_end <= rs->src_end)
         rs->hwin((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, &t->win,
                  t->wwin ? t->wwin : t->w, job->src + at, out);
     else if (safe && t->poff != NULL)
-        rs->hpx((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, t->poff, t->w,
-                job->src + at, out);
+        rs->hpx((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, t->poff,
+                pairs ? (size_t)t->pitch : 0, t->w, job->src + at, out);
     else
         (safe ? rs->h : rs->h_scalar)((size_t)t->len, (size_t)t->k, (size_t)t->len, t->off, t->w,
                                       job->src + at, out);

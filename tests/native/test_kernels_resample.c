@@ -7,8 +7,8 @@
  * to 3 bytes past an element, so the source keeps 4 bytes of slack after its last element, as
  * the caller guarantees) and weights from random and awkward values; the vertical pass with
  * n = 0..80 and 1000 and 1 to 20 rows; the horizontal pass by pixels of the byte types with
- * n = 0..80 and 1000 pixels of 1 to 4 channels, against the scalar twin on the element tables
- * it stands for; the same through windows (where the CPU has the kernel's feature) with every
+ * n = 0..80 and 1000 pixels of 1 to 4 channels (half the time with its taps in pairs a pixel
+ * apart), against the scalar twin on the element tables it stands for; the same through windows (where the CPU has the kernel's feature) with every
  * lane grouping and random places inside random windows. The elements after n must stay
  * untouched.
  * White-box: includes src/ headers.
@@ -86,7 +86,9 @@ static void check_h(const kernel_t *k, size_t n, size_t taps) {
 /* n pixels of cb channels: random pixel offsets (4 bytes readable from each), the element
  * tables they stand for, and the scalar twin on those as the reference. */
 static void check_hpx(const kernel_t *k, size_t n, size_t taps, size_t cb) {
-    const size_t bytes = 4 + (size_t)tu_range(&rng, 0, 300);
+    /* half the time odd taps lie a pixel after the even ones (8 bytes readable from those) */
+    const size_t pitch = tu_chance(&rng, 0.5) ? (size_t)tu_range(&rng, 1, 8 - (int64_t)cb) : 0;
+    const size_t bytes = 8 + (size_t)tu_range(&rng, 0, 300);
     unsigned char *src = tu_alloc(bytes);
     tu_fill_tame(&rng, k->dt, src, bytes);
     const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
@@ -95,7 +97,8 @@ static void check_hpx(const kernel_t *k, size_t n, size_t taps, size_t cb) {
     float *w = tu_alloc(taps * kstride * sizeof *w + 1);
     for (size_t t = 0; t < taps; ++t)
         for (size_t x = 0; x < n; ++x) {
-            poff[t * n + x] = (int32_t)tu_range(&rng, 0, (int64_t)bytes - 4);
+            poff[t * n + x] = pitch && t % 2 ? poff[(t - 1) * n + x] + (int32_t)pitch
+                                             : (int32_t)tu_range(&rng, 0, (int64_t)bytes - 8);
             for (size_t c = 0; c < cb; ++c)
                 off[t * kstride + c * n + x] = poff[t * n + x] + (int32_t)c;
         }
@@ -103,9 +106,9 @@ static void check_hpx(const kernel_t *k, size_t n, size_t taps, size_t cb) {
     float *got = tu_alloc((len + 5) * sizeof(float)), *want = tu_alloc((len + 5) * sizeof(float));
     for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
     twin_h(k->dt)(len, taps, kstride, off, w, src, want);
-    k->hpx(n, taps, cb, kstride, poff, w, src, got);
-    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu differs", k->name, n, taps,
-              cb);
+    k->hpx(n, taps, cb, kstride, poff, pitch, w, src, got);
+    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu pitch=%zu differs", k->name,
+              n, taps, cb, pitch);
     tu_free(src), tu_free(poff), tu_free(off), tu_free(w), tu_free(got), tu_free(want);
 }
 

@@ -57,6 +57,20 @@ RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
 RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
     return widen_s8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
 }
+/* A tap pair from one qword gather per 8 lanes: its bytes 0.. for the even tap, pitch.. for
+ * the odd one, each lane's dword picked out with one permute per tap. */
+#define RL_PX_GATHER_PAIR
+RL_INLINE void rl_px_gather_pair(const void *src, const int32_t *poff, size_t pitch, rl_lanes m,
+                                 rl_vi *g0, rl_vi *g1) {
+    const __m512i o = _mm512_maskz_loadu_epi32(m, poff), z = _mm512_setzero_si512();
+    const __m512i a = _mm512_mask_i32gather_epi64(z, (__mmask8)m, _mm512_castsi512_si256(o), src, 1);
+    const __m512i b =
+        _mm512_mask_i32gather_epi64(z, (__mmask8)(m >> 8), _mm512_extracti64x4_epi64(o, 1), src, 1);
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m128i sh = _mm_cvtsi64_si128((long long)(8 * pitch));
+    *g0 = _mm512_permutex2var_epi32(a, even, b);
+    *g1 = _mm512_permutex2var_epi32(_mm512_srl_epi64(a, sh), even, _mm512_srl_epi64(b, sh));
+}
 #include "resample-px-walk.h"
 
 /* The pass by pixels through windows (kernels.h, rl_resample_hwin_fn), for CPUs with
