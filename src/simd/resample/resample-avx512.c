@@ -95,15 +95,16 @@ RL_INLINE rl_vf win_u8(rl_vi g, size_t c) {
     return _mm512_cvtepu32_ps(_mm512_and_si512(g, _mm512_set1_epi32((int)(0xffu << (8 * c)))));
 }
 
+/* Group by group, each permute indexing with the bytes of its own lanes and passing the
+ * others through (vpermi2b under a merge mask): the indices of the groups still to come, the
+ * dwords of the ones done. */
 #define DEFINE_WIN_FETCH(groups)                                                                   \
     RL_INLINE RL_VBMI rl_vi win_fetch##groups(const void *ctx, size_t t) {                        \
         const win_block_t *b = ctx;                                                                \
-        const __m512i i = _mm512_loadu_si512(b->idx + t * 64);                                     \
-        if (groups == 1) return _mm512_permutex2var_epi8(b->lo[0], i, b->hi[0]);                   \
-        __m512i v = _mm512_maskz_permutex2var_epi8(win_group(groups, 0), b->lo[0], i, b->hi[0]);   \
-        for (size_t g = 1; g < groups; ++g)                                                        \
-            v = _mm512_or_si512(v, _mm512_maskz_permutex2var_epi8(win_group(groups, g), b->lo[g], \
-                                                                  i, b->hi[g]));                   \
+        __m512i v = _mm512_loadu_si512(b->idx + t * 64);                                           \
+        if (groups == 1) return _mm512_permutex2var_epi8(b->lo[0], v, b->hi[0]);                   \
+        for (size_t g = 0; g < groups; ++g)                                                        \
+            v = _mm512_mask2_permutex2var_epi8(b->lo[g], v, win_group(groups, g), b->hi[g]);       \
         return v;                                                                                  \
     }
 DEFINE_WIN_FETCH(1)
