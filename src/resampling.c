@@ -399,20 +399,6 @@ static rl_dim_t win_groups(const rl_rs_htab_t *t, rl_dim_t ow) {
     return 0;
 }
 
-/* u8 weights through windows (kernels.h): channel c's scaled by 2^(-8c), or false where a
- * non-zero weight is too small for that to be exact. */
-static bool win_weights(rl_rs_htab_t *t, rl_data_type_t sdt) {
-    if (sdt != RL_U8) return true;
-    const rl_dim_t ow = t->len / t->cb;
-    for (rl_dim_t j = 0; j < t->kpx * t->len; ++j)
-        if (t->w[j] != 0.0f && fabsf(t->w[j]) < 0x1p-102f) return false;
-    t->wwin = rl_malloc((size_t)(t->kpx * t->len) * sizeof *t->wwin);
-    if (t->wwin == NULL) return false;
-    for (rl_dim_t j = 0; j < t->kpx * t->len; ++j)
-        t->wwin[j] = ldexpf(t->w[j], -8 * (int)(j % t->len / ow));
-    return true;
-}
-
 /* The bases and bytes of the windows of block b (kernels.h, rl_resample_win_t): each lane's
  * pixel of each tap within its group's window (bytes past cb: the last one). */
 static void win_fill(rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t b, int32_t *base, uint8_t *idx) {
@@ -432,11 +418,11 @@ static void win_fill(rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t b, int32_t *base, ui
 }
 
 /* The windows of a group's tables where the kernel through windows stands for the one by
- * pixels: htab_pixels made poff, the CPU has the kernel, the windows fit, and for u8 the
- * scaled weights are exact. Elsewhere win.idx stays NULL. */
-static rl_status_t htab_windows(const rl_resampling_t *rs, rl_rs_htab_t *t, rl_data_type_t sdt) {
+ * pixels: htab_pixels made poff, the CPU has the kernel, the windows fit. Elsewhere win.idx
+ * stays NULL. */
+static rl_status_t htab_windows(const rl_resampling_t *rs, rl_rs_htab_t *t) {
     const rl_dim_t ow = rs->out[2], groups = t->poff && rs->hwin ? win_groups(t, ow) : 0;
-    if (groups == 0 || !win_weights(t, sdt)) return RL_SUCCESS;
+    if (groups == 0) return RL_SUCCESS;
     const rl_dim_t blocks = (ow + RS_WIN_LANES - 1) / RS_WIN_LANES;
     int32_t *base = rl_malloc((size_t)(blocks * groups) * sizeof *base);
     uint8_t *idx = rl_calloc((size_t)(blocks * t->kpx), 4 * RS_WIN_LANES);
@@ -459,7 +445,7 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->hwin = rs->vfirst ? NULL : t->resample_hwin[sdt].fn;
     for (int g = 0; g < 2; ++g) {
         CHECK_STATUS(htab_pixels(rs, &rs->htab[g], sdt));
-        CHECK_STATUS(htab_windows(rs, &rs->htab[g], sdt));
+        CHECK_STATUS(htab_windows(rs, &rs->htab[g]));
     }
     rs->v = t->resample_v.fn;
     rs->widen = t->to_f32[sdt].fn;
@@ -530,8 +516,7 @@ void rl_resampling_free(rl_resampling_t *rs) {
     for (int d = 0; d < 3; ++d) rl_free(rs->axis[d].idx), rl_free(rs->axis[d].w);
     for (int g = 0; g < 2; ++g)
         rl_free(rs->htab[g].off), rl_free(rs->htab[g].w), rl_free(rs->htab[g].poff),
-            rl_free((void *)rs->htab[g].win.base), rl_free((void *)rs->htab[g].win.idx),
-            rl_free(rs->htab[g].wwin);
+            rl_free((void *)rs->htab[g].win.base), rl_free((void *)rs->htab[g].win.idx);
     rl_free(rs->vkey), rl_free(rs->vslot), rl_free(rs->vw);
     rl_free(rs->mix_k), rl_free(rs->mix_w);
     rl_free(rs->scratch), rl_free(rs->tags), rl_free((void *)rs->rowptrs);

@@ -41,7 +41,6 @@ typedef struct {
     int32_t *poff;   /* [k][OW] the pixel offsets for rl_resampling_t.hpx, or NULL */
     int kpx;         /* the taps the passes by pixels run: the last ones may add only zeros */
     int32_t pitch;   /* > 0: tap pairs one pixel apart for rl_resampling_t.hpx (tap_pairs) */
-    float *wwin;     /* u8 through windows: w, channel c scaled by 2^(-8c) (kernels.h) */
     rl_resample_win_t win; /* the same as windows for rl_resampling_t.hwin (idx NULL: none) */
     int32_t win_end;       /* the bytes from a row's start its windows read */
 } rl_rs_htab_t;

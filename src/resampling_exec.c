@@ -65,7 +65,7 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
     const bool pairs = at + (size_t)t->max_off + 8 <= rs->src_end; /* the qwords of tap pairs */
     if (t->win.idx != NULL && at + (size_t)t->win_end <= rs->src_end)
         rs->hwin((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, &t->win,
-                 t->wwin ? t->wwin : t->w, job->src + at, out);
+                 t->w, job->src + at, out);
     else if (safe && t->poff != NULL)
         rs->hpx((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, t->poff,
                 pairs ? (size_t)t->pitch : 0, t->w, job->src + at, out);

@@ -297,10 +297,7 @@ typedef void (*rl_resample_hpx_fn)(RL_RESAMPLE_HPX_PARAMS);
  * 4 i + j of idx[(b * k + t) * 4 * lanes] is where byte j (j < cb) of lane i's pixel of tap t
  * lies in its group's window (the caller checks the windows fit: resampling.c). It reads
  * the windows whole, which the caller keeps inside the source. Same sums, same order: the
- * scalar horizontal twin's bits on the element tables. For u8 the weights of channel c come
- * scaled by 2^(-8c) (the kernel multiplies channel c's byte where it lies in the dword,
- * v * 2^(8c), instead of shifting it down): the products keep their bits where the scaled
- * weights are exact, i.e. no non-zero weight is below 2^-102 in magnitude (the caller checks). */
+ * scalar horizontal twin's bits on the element tables. */
 typedef struct {
     size_t lanes, groups;
     const int32_t *base;

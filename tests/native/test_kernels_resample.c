@@ -141,8 +141,7 @@ static void random_windows(wins_t *v, size_t n, size_t taps, size_t cb, size_t g
         }
 }
 
-/* The kernel through windows against the scalar twin on the element tables (u8 weights
- * scaled per channel as kernels.h says; none below 2^-102). */
+/* The kernel through windows against the scalar twin on the element tables. */
 static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t groups) {
     wins_t v;
     random_windows(&v, n, taps, cb, groups);
@@ -150,12 +149,8 @@ static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size
     tu_fill_tame(&rng, k->dt, src, v.bytes);
     const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
     int32_t *off = tu_alloc(taps * kstride * sizeof *off + 1);
-    float *w = tu_alloc(taps * kstride * sizeof *w + 1), *ws = tu_alloc(taps * kstride * 4 + 1);
-    for (size_t i = 0; i < taps * kstride; ++i) {
-        w[i] = weight();
-        const size_t c = i % kstride < len ? i % kstride / (n ? n : 1) : 0;
-        ws[i] = k->dt == RL_U8 ? ldexpf(w[i], -8 * (int)c) : w[i];
-    }
+    float *w = tu_alloc(taps * kstride * sizeof *w + 1);
+    for (size_t i = 0; i < taps * kstride; ++i) w[i] = weight();
     for (size_t t = 0; t < taps; ++t)
         for (size_t x = 0; x < n; ++x)
             for (size_t c = 0; c < cb; ++c)
@@ -164,11 +159,11 @@ static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size
     for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
     twin_h(k->dt)(len, taps, kstride, off, w, src, want);
     const rl_resample_win_t win = {16, groups, v.base, v.idx};
-    k->hwin(n, taps, cb, kstride, &win, ws, src, got);
+    k->hwin(n, taps, cb, kstride, &win, w, src, got);
     CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu groups=%zu differs",
               k->name, n, taps, cb, groups);
     tu_free(src), tu_free(v.base), tu_free(v.poff), tu_free(v.idx), tu_free(off), tu_free(w);
-    tu_free(ws), tu_free(got), tu_free(want);
+    tu_free(got), tu_free(want);
 }
 
 static void check_v(const kernel_t *k, size_t n, size_t taps) {

@@ -59,11 +59,19 @@ RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)src, o, on, 1);
 }
+/* byte c of each dword to its low byte (zeros above) or its high byte (then shifted down
+ * with its sign): one byte shuffle, whose indices count from each 16-byte lane's start */
+RL_INLINE __m256i px_bytes(size_t to, size_t c) {
+    const __m256i at = _mm256_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12);
+    return _mm256_or_si256(_mm256_sllv_epi32(_mm256_add_epi32(at, _mm256_set1_epi32((int)c)),
+                                             _mm256_set1_epi32((int)(8 * to))),
+                           _mm256_set1_epi32((int)(0x80808080u & ~(0xffu << (8 * to)))));
+}
 RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
-    return widen_u8(_mm256_srlv_epi32(v, _mm256_set1_epi32((int)(8 * c))));
+    return _mm256_cvtepi32_ps(_mm256_shuffle_epi8(v, px_bytes(0, c)));
 }
 RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
-    return widen_s8(_mm256_srlv_epi32(v, _mm256_set1_epi32((int)(8 * c))));
+    return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_shuffle_epi8(v, px_bytes(3, c)), 24));
 }
 /* A tap pair from one qword gather per 4 lanes (kernels.h): bytes 0.. of each qword for the
  * even tap, pitch.. for the odd one, each tap's dwords gathered in order by a shuffle and a

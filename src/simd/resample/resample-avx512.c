@@ -51,11 +51,19 @@ typedef __m512i rl_vi;
 RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
     return gather(src, poff, m);
 }
+/* byte c of each dword to its low byte (zeros above) or its high byte (then shifted down
+ * with its sign): one byte shuffle, whose indices count from each 16-byte lane's start */
+RL_INLINE __m512i px_bytes(size_t to, size_t c) {
+    const __m512i at = _mm512_set4_epi32(12, 8, 4, 0);
+    return _mm512_or_si512(_mm512_sllv_epi32(_mm512_add_epi32(at, _mm512_set1_epi32((int)c)),
+                                             _mm512_set1_epi32((int)(8 * to))),
+                           _mm512_set1_epi32((int)(0x80808080u & ~(0xffu << (8 * to)))));
+}
 RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
-    return widen_u8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
+    return _mm512_cvtepi32_ps(_mm512_shuffle_epi8(v, px_bytes(0, c)));
 }
 RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
-    return widen_s8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
+    return _mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_shuffle_epi8(v, px_bytes(3, c)), 24));
 }
 /* A tap pair from one qword gather per 8 lanes: its bytes 0.. for the even tap, pitch.. for
  * the odd one, each lane's dword picked out with one permute per tap. */
@@ -89,12 +97,6 @@ RL_INLINE __mmask64 win_group(size_t groups, size_t g) {
     return groups == 1 ? ~(__mmask64)0 : (((__mmask64)1 << bytes) - 1) << (bytes * g);
 }
 
-/* Byte c of each dword where it lies, v * 2^(8c) (exact in f32): the u8 weights of channel c
- * come scaled by 2^(-8c), so each product keeps its bits, without a shift per channel. */
-RL_INLINE rl_vf win_u8(rl_vi g, size_t c) {
-    return _mm512_cvtepu32_ps(_mm512_and_si512(g, _mm512_set1_epi32((int)(0xffu << (8 * c)))));
-}
-
 /* Group by group, each permute indexing with the bytes of its own lanes and passing the
  * others through (vpermi2b under a merge mask): the indices of the groups still to come, the
  * dwords of the ones done. */
@@ -116,7 +118,7 @@ DEFINE_WIN_FETCH(8)
 RL_INLINE RL_VBMI void win_block(const rl_px_row_t *r, const rl_resample_win_t *win, size_t b,
                                  rl_lanes m, size_t cb, bool sign, size_t groups,
                                  rl_px_fetch_fn fetch) {
-    const rl_px_widen_fn widen = sign ? rl_px_s8 : win_u8;
+    const rl_px_widen_fn widen = sign ? rl_px_s8 : rl_px_u8;
     win_block_t blk;
     for (size_t g = 0; g < groups; ++g) {
         const char *at = (const char *)r->src + win->base[b * groups + g];
