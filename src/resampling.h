@@ -8,7 +8,13 @@
  *     conversion kernels with the attributes' parameters.
  * Each task keeps the horizontal rows in a ring of KV slots (slot (id % KD) * KH + ih % KH:
  * the taps of one output are consecutive indices per axis, so they never share a slot) and
- * rebuilds a slot only when its tag names another source row. */
+ * rebuilds a slot only when its tag names another source row.
+ * A horizontal-first pass over a byte source whose channels lie together runs by whole pixels
+ * (htab_pixels): through 128-byte windows of the row fetched by byte permutes where each lane
+ * group's pixels fit one (htab_windows, CPUs with AVX512-VBMI), else by gathers, two taps per
+ * qword where consecutive taps lie a pixel apart (tap_pairs); trailing zero-weight taps are
+ * skipped where adding zeros keeps the bits (taps_that_count). Every path sums the same terms
+ * in the same order: the scalar twin's bits. */
 #ifndef RL_RESAMPLING_H
 #define RL_RESAMPLING_H
 

@@ -8,9 +8,9 @@
  * the caller guarantees) and weights from random and awkward values; the vertical pass with
  * n = 0..80 and 1000 and 1 to 20 rows; the horizontal pass by pixels of the byte types with
  * n = 0..80 and 1000 pixels of 1 to 4 channels (half the time with its taps in pairs a pixel
- * apart), against the scalar twin on the element tables it stands for; the same through windows (where the CPU has the kernel's feature) with every
- * lane grouping and random places inside random windows. The elements after n must stay
- * untouched.
+ * apart), against the scalar twin on the element tables it stands for; the same through windows
+ * (where the CPU has the kernel's feature) with every lane grouping and random places inside
+ * random windows. The elements after n must stay untouched.
  * White-box: includes src/ headers.
  */
 #include <math.h>
@@ -160,8 +160,8 @@ static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size
     twin_h(k->dt)(len, taps, kstride, off, w, src, want);
     const rl_resample_win_t win = {16, groups, v.base, v.idx};
     k->hwin(n, taps, cb, kstride, &win, w, src, got);
-    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu groups=%zu differs",
-              k->name, n, taps, cb, groups);
+    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu groups=%zu differs", k->name,
+              n, taps, cb, groups);
     tu_free(src), tu_free(v.base), tu_free(v.poff), tu_free(v.idx), tu_free(off), tu_free(w);
     tu_free(got), tu_free(want);
 }

@@ -472,7 +472,8 @@ static void image_cases(void) {
  * by whole factors (2, 3, 4) and others, an axis that grows, odd widths, and the frame read
  * as a crop of an RGBA parent (a 4-byte pixel pitch), for every algorithm. */
 static void pixel_cases(void) {
-    static const int64_t sizes[][2] = {{36, 64}, {54, 96}, {27, 48}, {35, 61}, {150, 63}, {40, 250}};
+    static const int64_t sizes[][2] = {{36, 64}, {54, 96},  {27, 48},
+                                       {35, 61}, {150, 63}, {40, 250}};
     for (int alg = 1; alg <= 4; ++alg)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; ++z)
             for (int view = 0; view < 2; ++view) {

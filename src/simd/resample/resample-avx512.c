@@ -71,10 +71,12 @@ RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
 RL_INLINE void rl_px_gather_pair(const void *src, const int32_t *poff, size_t pitch, rl_lanes m,
                                  rl_vi *g0, rl_vi *g1) {
     const __m512i o = _mm512_maskz_loadu_epi32(m, poff), z = _mm512_setzero_si512();
-    const __m512i a = _mm512_mask_i32gather_epi64(z, (__mmask8)m, _mm512_castsi512_si256(o), src, 1);
+    const __m512i a =
+        _mm512_mask_i32gather_epi64(z, (__mmask8)m, _mm512_castsi512_si256(o), src, 1);
     const __m512i b =
         _mm512_mask_i32gather_epi64(z, (__mmask8)(m >> 8), _mm512_extracti64x4_epi64(o, 1), src, 1);
-    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i even =
+        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     const __m128i sh = _mm_cvtsi64_si128((long long)(8 * pitch));
     *g0 = _mm512_permutex2var_epi32(a, even, b);
     *g1 = _mm512_permutex2var_epi32(_mm512_srl_epi64(a, sh), even, _mm512_srl_epi64(b, sh));
@@ -139,8 +141,7 @@ RL_INLINE RL_VBMI void win_walk(const rl_px_row_t *r, const rl_resample_win_t *w
                                 bool sign, size_t groups, rl_px_fetch_fn fetch) {
     size_t b = 0;
     for (; 16 * b + 16 <= r->n; ++b) win_block(r, win, b, RL_LANES_ALL, cb, sign, groups, fetch);
-    if (16 * b < r->n)
-        win_block(r, win, b, rl_lanes_first(r->n - 16 * b), cb, sign, groups, fetch);
+    if (16 * b < r->n) win_block(r, win, b, rl_lanes_first(r->n - 16 * b), cb, sign, groups, fetch);
 }
 
 RL_INLINE RL_VBMI void win_row(const rl_px_row_t *r, const rl_resample_win_t *win, size_t cb,
