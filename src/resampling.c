@@ -364,11 +364,12 @@ static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t, rl_da
 
 /* Windows of the pass by pixels (kernels.h, rl_resample_win_t): a block of RS_WIN_LANES
  * pixels (the AVX-512 kernel's) splits into lane groups, each reading its pixels' bytes of
- * every tap from one window of RS_WIN_BYTES. Up to RS_WIN_GROUPS groups: a permute per group
- * and tap still costs less than a gather; a wider reach keeps the gathers. */
+ * every tap from one window of RS_WIN_BYTES. Up to RS_WIN_GROUPS groups: two permutes per tap
+ * cost less than the gathers of a tap pair, four more (the kernel takes up to 8 groups; the
+ * pairs win from 4 on); a wider reach keeps the gathers. */
 #define RS_WIN_LANES  16
 #define RS_WIN_BYTES  128
-#define RS_WIN_GROUPS 4
+#define RS_WIN_GROUPS 2
 
 /* The bytes lanes [i0, i1) of block b read over the taps that count: [*lo, *hi). */
 static void win_span(const rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t b, rl_dim_t i0, rl_dim_t i1,
