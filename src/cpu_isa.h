@@ -22,6 +22,7 @@ typedef struct {
     bool avx512;      /* AVX-512 F/BW/VL/DQ, with OS support for zmm and mask state */
     bool avx512_bf16; /* AVX512-BF16 */
     bool avx512_fp16; /* AVX512-FP16 */
+    bool avx512_vbmi; /* AVX512-VBMI (byte permutes across a register: vpermb, vpermi2b) */
 } rl_cpu_features_t;
 
 /* What the CPU and OS support (detected once). */

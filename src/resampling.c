@@ -12,6 +12,7 @@
 #include "primitive_cache.h"
 #include "verbose.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -152,7 +153,7 @@ static rl_status_t htab_init(rl_resampling_t *rs, rl_rs_htab_t *t, rl_dim_t cb) 
     const rl_dim_t es = rs->vfirst ? 4 : (rl_dim_t)rs->src_es, sw = rs->src.sw;
     t->cb = cb;
     t->scb = rs->mix_k ? rs->c_src : cb;
-    t->k = a->k * rs->mix_nz;
+    t->k = t->kpx = a->k * rs->mix_nz;
     t->len = rs->out[2] * cb;
     const rl_dim_t span = ((rs->in[2] - 1) * sw + rl_rs_coff(&rs->src, t->scb - 1) + 1) * es;
     RETURN_IF_AT(where, span > INT32_MAX, RL_UNIMPLEMENTED,
@@ -295,11 +296,53 @@ static bool choose_vfirst(rl_resampling_t *rs) {
     return vfirst < hfirst;
 }
 
+/* Whether adding a zero-weight term to a sum of a group's tables keeps its bits: with u8
+ * values (>= 0) and weights whose sign bits are clear, every product and every sum is >= +0,
+ * and adding +0 or -0 to such a sum leaves it as it is. */
+static bool zeros_add_nothing(const rl_rs_htab_t *t, rl_data_type_t sdt) {
+    if (sdt != RL_U8) return false;
+    for (rl_dim_t j = 0; j < t->k * t->len; ++j)
+        if (signbit(t->w[j])) return false;
+    return true;
+}
+
+/* How many leading taps of a group's tables a pass by pixels must run: all but the last ones
+ * whose weights are all zero, where those add nothing. */
+static int taps_that_count(const rl_rs_htab_t *t, bool zeros_free) {
+    int k = 1;
+    for (int tap = 0; zeros_free && tap < t->k; ++tap)
+        for (rl_dim_t j = 0; j < t->len; ++j)
+            k = t->w[tap * t->len + j] != 0.0f && tap + 1 > k ? tap + 1 : k;
+    return zeros_free ? k : t->k;
+}
+
+/* Whether tap 2i + 1 of output x may be fetched one pixel (pitch bytes) after tap 2i
+ * (kernels.h, rl_resample_hpx_fn): it lies there, or its weights are all zero and such
+ * terms add nothing (zeros_add_nothing). */
+static bool pair_ok(const rl_rs_htab_t *t, rl_dim_t ow, int tap, rl_dim_t x, int32_t pitch,
+                    bool zeros_free) {
+    if (t->off[(tap + 1) * t->len + x] == t->off[tap * t->len + x] + pitch) return true;
+    bool zero = true;
+    for (rl_dim_t c = 0; c < t->cb; ++c) zero &= t->w[(tap + 1) * t->len + c * ow + x] == 0.0f;
+    return zero && zeros_free;
+}
+
+/* The pitch of a group's tap pairs (rl_rs_htab_t.pitch): a pixel's, where every pair lies
+ * that far apart (pair_ok) and a qword holds both pixels' channels; else 0. */
+static int32_t tap_pairs(const rl_resampling_t *rs, const rl_rs_htab_t *t, bool zeros_free) {
+    const int32_t pitch = (int32_t)rs->src.sw;
+    if (t->kpx < 2 || pitch + t->cb > 8) return 0;
+    for (int tap = 0; tap + 1 < t->kpx; tap += 2)
+        for (rl_dim_t x = 0; x < rs->out[2]; ++x)
+            if (!pair_ok(t, rs->out[2], tap, x, pitch, zeros_free)) return 0;
+    return pitch;
+}
+
 /* The pixel offsets of a group's tables (rl_rs_htab_t.poff) where the kernel by pixels stands
  * for the element tables (by_pixels, planar rows, horizontal first, the ISA has the kernel),
  * each channel c at its pixel's offset + c: checked on the tables themselves. Elsewhere poff
  * stays NULL and the element tables run. */
-static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t) {
+static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t, rl_data_type_t sdt) {
     if (rs->hpx == NULL || rs->vfirst || !rs->planar || !by_pixels(rs) || t->len == 0)
         return RL_SUCCESS;
     const rl_dim_t ow = rs->out[2];
@@ -308,11 +351,86 @@ static rl_status_t htab_pixels(const rl_resampling_t *rs, rl_rs_htab_t *t) {
             for (rl_dim_t x = 0; x < ow; ++x)
                 if (t->off[tap * t->len + c * ow + x] != t->off[tap * t->len + x] + (int32_t)c)
                     return RL_SUCCESS;
+    const bool zeros_free = zeros_add_nothing(t, sdt);
+    t->kpx = taps_that_count(t, zeros_free);
+    t->pitch = tap_pairs(rs, t, zeros_free);
     t->poff = rl_malloc((size_t)(t->k * ow) * sizeof *t->poff);
     RETURN_IF_AT(where, t->poff == NULL, RL_OUT_OF_MEMORY,
                  "cannot allocate the horizontal pixel taps (%d x %lld)", t->k, (long long)ow);
     for (int tap = 0; tap < t->k; ++tap)
         memcpy(t->poff + tap * ow, t->off + tap * t->len, (size_t)ow * sizeof *t->poff);
+    return RL_SUCCESS;
+}
+
+/* Windows of the pass by pixels (kernels.h, rl_resample_win_t): a block of RS_WIN_LANES
+ * pixels (the AVX-512 kernel's) splits into lane groups, each reading its pixels' bytes of
+ * every tap from one window of RS_WIN_BYTES. Up to RS_WIN_GROUPS groups: two permutes per tap
+ * cost less than the gathers of a tap pair, four more (the kernel takes up to 8 groups; the
+ * pairs win from 4 on); a wider reach keeps the gathers. */
+#define RS_WIN_LANES  16
+#define RS_WIN_BYTES  128
+#define RS_WIN_GROUPS 2
+
+/* The bytes lanes [i0, i1) of block b read over the taps that count: [*lo, *hi). */
+static void win_span(const rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t b, rl_dim_t i0, rl_dim_t i1,
+                     int32_t *lo, int32_t *hi) {
+    *lo = INT32_MAX, *hi = 0;
+    for (int tap = 0; tap < t->kpx; ++tap)
+        for (rl_dim_t x = b * RS_WIN_LANES + i0; x < b * RS_WIN_LANES + i1 && x < ow; ++x) {
+            const int32_t o = t->poff[tap * ow + x];
+            *lo = o < *lo ? o : *lo;
+            *hi = o + (int32_t)t->cb > *hi ? o + (int32_t)t->cb : *hi;
+        }
+    if (*lo > *hi) *lo = *hi = 0; /* no lanes (past the row's end): a window at its start */
+}
+
+/* The fewest lane groups whose windows hold their bytes in every block, or 0. */
+static rl_dim_t win_groups(const rl_rs_htab_t *t, rl_dim_t ow) {
+    for (rl_dim_t groups = 1; groups <= RS_WIN_GROUPS; groups *= 2) {
+        const rl_dim_t lanes = RS_WIN_LANES / groups;
+        bool fits = true;
+        for (rl_dim_t b = 0; fits && b * RS_WIN_LANES < ow; ++b)
+            for (rl_dim_t g = 0; fits && g < groups; ++g) {
+                int32_t lo, hi;
+                win_span(t, ow, b, g * lanes, (g + 1) * lanes, &lo, &hi);
+                fits = hi - lo <= RS_WIN_BYTES;
+            }
+        if (fits) return groups;
+    }
+    return 0;
+}
+
+/* The bases and bytes of the windows of block b (kernels.h, rl_resample_win_t): each lane's
+ * pixel of each tap within its group's window (bytes past cb: the last one). */
+static void win_fill(rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t b, int32_t *base, uint8_t *idx) {
+    const rl_dim_t groups = (rl_dim_t)t->win.groups, lanes = RS_WIN_LANES / groups;
+    for (rl_dim_t g = 0; g < groups; ++g) {
+        int32_t lo, hi;
+        win_span(t, ow, b, g * lanes, (g + 1) * lanes, &lo, &hi);
+        base[b * groups + g] = lo;
+        t->win_end = lo + RS_WIN_BYTES > t->win_end ? lo + RS_WIN_BYTES : t->win_end;
+        for (int tap = 0; tap < t->kpx; ++tap)
+            for (rl_dim_t i = g * lanes; i < (g + 1) * lanes && b * RS_WIN_LANES + i < ow; ++i)
+                for (rl_dim_t j = 0; j < 4; ++j)
+                    idx[((b * t->kpx + tap) * RS_WIN_LANES + i) * 4 + j] =
+                        (uint8_t)(t->poff[tap * ow + b * RS_WIN_LANES + i] - lo +
+                                  (j < t->cb ? j : t->cb - 1));
+    }
+}
+
+/* The windows of a group's tables where the kernel through windows stands for the one by
+ * pixels: htab_pixels made poff, the CPU has the kernel, the windows fit. Elsewhere win.idx
+ * stays NULL. */
+static rl_status_t htab_windows(const rl_resampling_t *rs, rl_rs_htab_t *t) {
+    const rl_dim_t ow = rs->out[2], groups = t->poff && rs->hwin ? win_groups(t, ow) : 0;
+    if (groups == 0) return RL_SUCCESS;
+    const rl_dim_t blocks = (ow + RS_WIN_LANES - 1) / RS_WIN_LANES;
+    int32_t *base = rl_malloc((size_t)(blocks * groups) * sizeof *base);
+    uint8_t *idx = rl_calloc((size_t)(blocks * t->kpx), 4 * RS_WIN_LANES);
+    t->win = (rl_resample_win_t){RS_WIN_LANES, (size_t)groups, base, idx};
+    RETURN_IF_AT(where, base == NULL || idx == NULL, RL_OUT_OF_MEMORY,
+                 "cannot allocate the horizontal windows (%d x %lld)", t->kpx, (long long)ow);
+    for (rl_dim_t b = 0; b < blocks; ++b) win_fill(t, ow, b, base, idx);
     return RL_SUCCESS;
 }
 
@@ -325,7 +443,11 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->h = t->resample_h[hdt].fn;
     rs->h_scalar = rl_kernel_table(RL_ISA_SCALAR)->resample_h[hdt].fn;
     rs->hpx = rs->vfirst ? NULL : t->resample_hpx[sdt].fn;
-    for (int g = 0; g < 2; ++g) CHECK_STATUS(htab_pixels(rs, &rs->htab[g]));
+    rs->hwin = rs->vfirst ? NULL : t->resample_hwin[sdt].fn;
+    for (int g = 0; g < 2; ++g) {
+        CHECK_STATUS(htab_pixels(rs, &rs->htab[g], sdt));
+        CHECK_STATUS(htab_windows(rs, &rs->htab[g]));
+    }
     rs->v = t->resample_v.fn;
     rs->widen = t->to_f32[sdt].fn;
     rs->load = rl_load_f32_for(sdt);
@@ -394,7 +516,8 @@ void rl_resampling_free(rl_resampling_t *rs) {
     if (rs == NULL) return;
     for (int d = 0; d < 3; ++d) rl_free(rs->axis[d].idx), rl_free(rs->axis[d].w);
     for (int g = 0; g < 2; ++g)
-        rl_free(rs->htab[g].off), rl_free(rs->htab[g].w), rl_free(rs->htab[g].poff);
+        rl_free(rs->htab[g].off), rl_free(rs->htab[g].w), rl_free(rs->htab[g].poff),
+            rl_free((void *)rs->htab[g].win.base), rl_free((void *)rs->htab[g].win.idx);
     rl_free(rs->vkey), rl_free(rs->vslot), rl_free(rs->vw);
     rl_free(rs->mix_k), rl_free(rs->mix_w);
     rl_free(rs->scratch), rl_free(rs->tags), rl_free((void *)rs->rowptrs);

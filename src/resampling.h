@@ -8,7 +8,13 @@
  *     conversion kernels with the attributes' parameters.
  * Each task keeps the horizontal rows in a ring of KV slots (slot (id % KD) * KH + ih % KH:
  * the taps of one output are consecutive indices per axis, so they never share a slot) and
- * rebuilds a slot only when its tag names another source row. */
+ * rebuilds a slot only when its tag names another source row.
+ * A horizontal-first pass over a byte source whose channels lie together runs by whole pixels
+ * (htab_pixels): through 128-byte windows of the row fetched by byte permutes where each lane
+ * group's pixels fit one (htab_windows, CPUs with AVX512-VBMI), else by gathers, two taps per
+ * qword where consecutive taps lie a pixel apart (tap_pairs); trailing zero-weight taps are
+ * skipped where adding zeros keeps the bits (taps_that_count). Every path sums the same terms
+ * in the same order: the scalar twin's bits. */
 #ifndef RL_RESAMPLING_H
 #define RL_RESAMPLING_H
 
@@ -39,6 +45,10 @@ typedef struct {
     float *w;
     int32_t max_off; /* the largest offset: which rows may take dword gathers */
     int32_t *poff;   /* [k][OW] the pixel offsets for rl_resampling_t.hpx, or NULL */
+    int kpx;         /* the taps the passes by pixels run: the last ones may add only zeros */
+    int32_t pitch;   /* > 0: tap pairs one pixel apart for rl_resampling_t.hpx (tap_pairs) */
+    rl_resample_win_t win; /* the same as windows for rl_resampling_t.hwin (idx NULL: none) */
+    int32_t win_end;       /* the bytes from a row's start its windows read */
 } rl_rs_htab_t;
 
 /* Where the elements of one side lie, in elements: the offset of (n, c, d, h, w) is
@@ -74,6 +84,7 @@ typedef struct rl_resampling {
     bool planar; /* rows in planar order [c][ox]: dst pixels adjacent, channels apart (nchw) */
     rl_resample_h_fn h, h_scalar; /* of the source type, or f32 when V-first */
     rl_resample_hpx_fn hpx;       /* by pixels, for the tables with poff (htab_pixels) */
+    rl_resample_hwin_fn hwin;     /* by pixels through windows, for those with win (htab_windows) */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */

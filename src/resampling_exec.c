@@ -54,17 +54,23 @@ static size_t src_row(const rl_resampling_t *rs, rl_dim_t n, rl_dim_t g, rl_dim_
     return (size_t)(s->off0 + n * s->sn + goff + id * s->sd + ih * s->sh) * rs->src_es;
 }
 
-/* The horizontal pass of one source row: by pixels where the tables allow it (htab_pixels),
- * else by elements. A vector kernel's dword gathers of a narrow type may read a few bytes past
- * an element: rows whose last read would pass the source's end go to the scalar twin. */
+/* The horizontal pass of one source row: through windows or by pixels where the tables allow
+ * it (htab_windows, htab_pixels), else by elements. A vector kernel's dword gathers of a
+ * narrow type may read a few bytes past an element (a window or tap pair's qword more): rows
+ * whose last read would pass the source's end take a path that stays inside, at worst the
+ * scalar twin. */
 static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float *out) {
     const rl_resampling_t *rs = job->rs;
     const rl_rs_htab_t *t = htab_of(rs, g);
     const size_t at = src_row(rs, n, g, key);
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;
-    if (safe && t->poff != NULL)
-        rs->hpx((size_t)rs->out[2], (size_t)t->k, (size_t)t->cb, (size_t)t->len, t->poff, t->w,
-                job->src + at, out);
+    const bool pairs = at + (size_t)t->max_off + 8 <= rs->src_end; /* the qwords of tap pairs */
+    if (t->win.idx != NULL && at + (size_t)t->win_end <= rs->src_end)
+        rs->hwin((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, &t->win, t->w,
+                 job->src + at, out);
+    else if (safe && t->poff != NULL)
+        rs->hpx((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, t->poff,
+                pairs ? (size_t)t->pitch : 0, t->w, job->src + at, out);
     else
         (safe ? rs->h : rs->h_scalar)((size_t)t->len, (size_t)t->k, (size_t)t->len, t->off, t->w,
                                       job->src + at, out);

@@ -296,17 +296,41 @@ typedef void (*rl_resample_v_fn)(RL_RESAMPLE_V_PARAMS);
  * element at a time; the sums are the same, in the same order, so it gives the scalar
  * horizontal twin's bits on the element tables. It reads up to 4 bytes from a pixel's
  * offset, which the caller keeps inside the source. No scalar twin of its own: the scalar
- * level runs the element tables. */
+ * level runs the element tables. pitch > 0 says the pixel of every odd tap lies pitch bytes
+ * after the one before it (pitch + cb <= 8) wherever that tap's weights are not all zero: a
+ * kernel may then fetch both taps of a pair with one qword per pixel, reading 8 bytes from
+ * the even tap's offset (the caller keeps them inside the source; where the odd tap's
+ * weights are zero it reads another pixel than its offset names, which the caller allows
+ * only where that keeps the bits: resampling.c, taps_that_count). */
 #define RL_RESAMPLE_HPX_PARAMS                                                                 \
-    size_t n, size_t k, size_t cb, size_t kstride, const int32_t *poff, const float *w,         \
-        const void *src, float *dst
+    size_t n, size_t k, size_t cb, size_t kstride, const int32_t *poff, size_t pitch,           \
+        const float *w, const void *src, float *dst
 typedef void (*rl_resample_hpx_fn)(RL_RESAMPLE_HPX_PARAMS);
+/* Horizontal by pixels through windows: the pass by pixels above with each tap's pixels
+ * fetched by byte permutes from windows of source bytes loaded once per block of `lanes`
+ * consecutive pixels, instead of gathers. A block's lanes fall in `groups` equal groups,
+ * each with its own window of 128 bytes from byte base[b * groups + g] of the row; byte
+ * 4 i + j of idx[(b * k + t) * 4 * lanes] is where byte j (j < cb) of lane i's pixel of tap t
+ * lies in its group's window (the caller checks the windows fit: resampling.c). It reads
+ * the windows whole, which the caller keeps inside the source. Same sums, same order: the
+ * scalar horizontal twin's bits on the element tables. */
+typedef struct {
+    size_t lanes, groups;
+    const int32_t *base;
+    const uint8_t *idx;
+} rl_resample_win_t;
+#define RL_RESAMPLE_HWIN_PARAMS                                                                \
+    size_t n, size_t k, size_t cb, size_t kstride, const rl_resample_win_t *win, const float *w, \
+        const void *src, float *dst
+typedef void (*rl_resample_hwin_fn)(RL_RESAMPLE_HWIN_PARAMS);
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);
+#define RL_RESAMPLE_HWIN(isa, feature, dt, fn) void fn(RL_RESAMPLE_HWIN_PARAMS);
 #define RL_RESAMPLE_V(isa, fn) void fn(RL_RESAMPLE_V_PARAMS);
 #include "resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
+#undef RL_RESAMPLE_HWIN
 #undef RL_RESAMPLE_V
 
 #endif

@@ -7,11 +7,14 @@
  * to 3 bytes past an element, so the source keeps 4 bytes of slack after its last element, as
  * the caller guarantees) and weights from random and awkward values; the vertical pass with
  * n = 0..80 and 1000 and 1 to 20 rows; the horizontal pass by pixels of the byte types with
- * n = 0..80 and 1000 pixels of 1 to 4 channels, against the scalar twin on the element tables
- * it stands for. The elements after n must stay untouched.
+ * n = 0..80 and 1000 pixels of 1 to 4 channels (half the time with its taps in pairs a pixel
+ * apart), against the scalar twin on the element tables it stands for; the same through windows
+ * (where the CPU has the kernel's feature) with every lane grouping and random places inside
+ * random windows. The elements after n must stay untouched.
  * White-box: includes src/ headers.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,15 +30,20 @@ typedef struct {
     rl_resample_hpx_fn hpx;
     rl_resample_v_fn v;
     const char *name;
+    rl_resample_hwin_fn hwin;
+    size_t feature; /* hwin: offset of the rl_cpu_features_t flag it needs */
 } kernel_t;
 
 static const kernel_t kernels[] = {
-#define RL_RESAMPLE_H(isa, dt, fn) {isa, dt, fn, NULL, NULL, #fn},
-#define RL_RESAMPLE_HPX(isa, dt, fn) {isa, dt, NULL, fn, NULL, #fn},
-#define RL_RESAMPLE_V(isa, fn) {isa, RL_F32, NULL, NULL, fn, #fn},
+#define RL_RESAMPLE_H(isa, dt, fn) {isa, dt, fn, NULL, NULL, #fn, NULL, 0},
+#define RL_RESAMPLE_HPX(isa, dt, fn) {isa, dt, NULL, fn, NULL, #fn, NULL, 0},
+#define RL_RESAMPLE_HWIN(isa, feature, dt, fn)                                                    \
+    {isa, dt, NULL, NULL, NULL, #fn, fn, offsetof(rl_cpu_features_t, feature)},
+#define RL_RESAMPLE_V(isa, fn) {isa, RL_F32, NULL, NULL, fn, #fn, NULL, 0},
 #include "simd/resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
+#undef RL_RESAMPLE_HWIN
 #undef RL_RESAMPLE_V
 };
 
@@ -78,7 +86,9 @@ static void check_h(const kernel_t *k, size_t n, size_t taps) {
 /* n pixels of cb channels: random pixel offsets (4 bytes readable from each), the element
  * tables they stand for, and the scalar twin on those as the reference. */
 static void check_hpx(const kernel_t *k, size_t n, size_t taps, size_t cb) {
-    const size_t bytes = 4 + (size_t)tu_range(&rng, 0, 300);
+    /* half the time odd taps lie a pixel after the even ones (8 bytes readable from those) */
+    const size_t pitch = tu_chance(&rng, 0.5) ? (size_t)tu_range(&rng, 1, 8 - (int64_t)cb) : 0;
+    const size_t bytes = 8 + (size_t)tu_range(&rng, 0, 300);
     unsigned char *src = tu_alloc(bytes);
     tu_fill_tame(&rng, k->dt, src, bytes);
     const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
@@ -87,7 +97,8 @@ static void check_hpx(const kernel_t *k, size_t n, size_t taps, size_t cb) {
     float *w = tu_alloc(taps * kstride * sizeof *w + 1);
     for (size_t t = 0; t < taps; ++t)
         for (size_t x = 0; x < n; ++x) {
-            poff[t * n + x] = (int32_t)tu_range(&rng, 0, (int64_t)bytes - 4);
+            poff[t * n + x] = pitch && t % 2 ? poff[(t - 1) * n + x] + (int32_t)pitch
+                                             : (int32_t)tu_range(&rng, 0, (int64_t)bytes - 8);
             for (size_t c = 0; c < cb; ++c)
                 off[t * kstride + c * n + x] = poff[t * n + x] + (int32_t)c;
         }
@@ -95,10 +106,64 @@ static void check_hpx(const kernel_t *k, size_t n, size_t taps, size_t cb) {
     float *got = tu_alloc((len + 5) * sizeof(float)), *want = tu_alloc((len + 5) * sizeof(float));
     for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
     twin_h(k->dt)(len, taps, kstride, off, w, src, want);
-    k->hpx(n, taps, cb, kstride, poff, w, src, got);
-    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu differs", k->name, n, taps,
-              cb);
+    k->hpx(n, taps, cb, kstride, poff, pitch, w, src, got);
+    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu pitch=%zu differs", k->name,
+              n, taps, cb, pitch);
     tu_free(src), tu_free(poff), tu_free(off), tu_free(w), tu_free(got), tu_free(want);
+}
+
+/* The windows of n pixels in blocks of 16 (kernels.h, rl_resample_win_t): each lane group's
+ * window at a random base, each pixel of each tap at a random place inside it. */
+typedef struct {
+    int32_t *base, *poff;
+    uint8_t *idx;
+    size_t bytes; /* the source the windows span */
+} wins_t;
+
+static void random_windows(wins_t *v, size_t n, size_t taps, size_t cb, size_t groups) {
+    const size_t blocks = (n + 15) / 16, lanes = 16 / groups;
+    v->base = tu_alloc(blocks * groups * sizeof *v->base + 1);
+    v->poff = tu_alloc(taps * n * sizeof *v->poff + 1);
+    v->idx = tu_alloc(blocks * taps * 64 + 1);
+    memset(v->idx, 0, blocks * taps * 64);
+    v->bytes = 128;
+    for (size_t b = 0; b < blocks * groups; ++b) {
+        v->base[b] = (int32_t)tu_range(&rng, 0, 200);
+        v->bytes = (size_t)v->base[b] + 128 > v->bytes ? (size_t)v->base[b] + 128 : v->bytes;
+    }
+    for (size_t t = 0; t < taps; ++t)
+        for (size_t x = 0; x < n; ++x) {
+            const size_t b = x / 16, i = x % 16, g = i / lanes;
+            const int32_t at = (int32_t)tu_range(&rng, 0, 128 - (int64_t)cb);
+            v->poff[t * n + x] = v->base[b * groups + g] + at;
+            for (size_t j = 0; j < 4; ++j)
+                v->idx[((b * taps + t) * 16 + i) * 4 + j] = (uint8_t)(at + (j < cb ? j : cb - 1));
+        }
+}
+
+/* The kernel through windows against the scalar twin on the element tables. */
+static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t groups) {
+    wins_t v;
+    random_windows(&v, n, taps, cb, groups);
+    unsigned char *src = tu_alloc(v.bytes);
+    tu_fill_tame(&rng, k->dt, src, v.bytes);
+    const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
+    int32_t *off = tu_alloc(taps * kstride * sizeof *off + 1);
+    float *w = tu_alloc(taps * kstride * sizeof *w + 1);
+    for (size_t i = 0; i < taps * kstride; ++i) w[i] = weight();
+    for (size_t t = 0; t < taps; ++t)
+        for (size_t x = 0; x < n; ++x)
+            for (size_t c = 0; c < cb; ++c)
+                off[t * kstride + c * n + x] = v.poff[t * n + x] + (int32_t)c;
+    float *got = tu_alloc((len + 5) * sizeof(float)), *want = tu_alloc((len + 5) * sizeof(float));
+    for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
+    twin_h(k->dt)(len, taps, kstride, off, w, src, want);
+    const rl_resample_win_t win = {16, groups, v.base, v.idx};
+    k->hwin(n, taps, cb, kstride, &win, w, src, got);
+    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu groups=%zu differs", k->name,
+              n, taps, cb, groups);
+    tu_free(src), tu_free(v.base), tu_free(v.poff), tu_free(v.idx), tu_free(off), tu_free(w);
+    tu_free(got), tu_free(want);
 }
 
 static void check_v(const kernel_t *k, size_t n, size_t taps) {
@@ -119,6 +184,13 @@ static void check_v(const kernel_t *k, size_t n, size_t taps) {
 
 /* One kernel over every size and tap count of the header comment. */
 static void check_kernel(const kernel_t *k) {
+    if (k->hwin) {
+        for (size_t n = 0; n <= 80; ++n)
+            for (size_t taps = 1; taps <= 20; taps += 1 + n % 3)
+                check_hwin(k, n, taps, 1 + (n + taps) % 4, (size_t)1 << (n + taps) % 4);
+        for (size_t cb = 1; cb <= 4; ++cb) check_hwin(k, 1000, 17, cb, (size_t)1 << (cb - 1));
+        return;
+    }
     for (size_t n = 0; n <= 80; ++n)
         for (size_t taps = 1; taps <= 20; taps += 1 + n % 3) {
             if (k->hpx)
@@ -138,6 +210,10 @@ int main(void) {
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
         const kernel_t *k = &kernels[i];
         if (k->isa > cap) continue;
+        if (k->hwin && !*(const bool *)((const char *)rl_cpu_features() + k->feature)) {
+            printf("%s: skipped (the CPU lacks its feature)\n", k->name);
+            continue;
+        }
         const long before = tu_failures;
         check_kernel(k);
         printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");

@@ -468,6 +468,29 @@ static void image_cases(void) {
         }
 }
 
+/* The passes by pixels (through windows or gathers) on an RGB u8 frame into f32 NCHW: reductions
+ * by whole factors (2, 3, 4) and others, an axis that grows, odd widths, and the frame read
+ * as a crop of an RGBA parent (a 4-byte pixel pitch), for every algorithm. */
+static void pixel_cases(void) {
+    static const int64_t sizes[][2] = {{36, 64}, {54, 96},  {27, 48},
+                                       {35, 61}, {150, 63}, {40, 250}};
+    for (int alg = 1; alg <= 4; ++alg)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; ++z)
+            for (int view = 0; view < 2; ++view) {
+                case_t c;
+                memset(&c, 0, sizeof c);
+                c.alg = alg, c.ndims = 4, c.sdt = RL_U8, c.ddt = RL_F32, c.stag = "acdb";
+                c.dtag = "abcd", c.src_view = view;
+                const int64_t s[4] = {1, 3, 108, 192}, d[4] = {1, 3, sizes[z][0], sizes[z][1]};
+                memcpy(c.sdims, s, sizeof s), memcpy(c.ddims, d, sizeof d);
+                c.attr.scale[0].set = 1;
+                c.attr.scale[0].f[0] = 1.0f / 255;
+                char label[512];
+                describe(&c, label, sizeof label);
+                run_case(&c, label);
+            }
+}
+
 /* One primitive executed by several threads at once (each into its own buffer): whichever
  * execution finds the scratch taken runs without it, and every result must have the bits of
  * a lone execution. */
@@ -528,6 +551,7 @@ int main(void) {
     th_init();
     tu_rng_init(&rng, tu_seed(0x7e5a3b1e));
     image_cases();
+    pixel_cases();
     concurrent_executions();
     const long iters = tu_env_long("RL_TEST_ITERS", 300);
     long failed = 0;

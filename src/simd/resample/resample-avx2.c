@@ -59,10 +59,40 @@ RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)src, o, on, 1);
 }
+/* byte c of each dword to its low byte (zeros above) or its high byte (then shifted down
+ * with its sign): one byte shuffle, whose indices count from each 16-byte lane's start */
+RL_INLINE __m256i px_bytes(size_t to, size_t c) {
+    const __m256i at = _mm256_setr_epi32(0, 4, 8, 12, 0, 4, 8, 12);
+    return _mm256_or_si256(_mm256_sllv_epi32(_mm256_add_epi32(at, _mm256_set1_epi32((int)c)),
+                                             _mm256_set1_epi32((int)(8 * to))),
+                           _mm256_set1_epi32((int)(0x80808080u & ~(0xffu << (8 * to)))));
+}
 RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
-    return widen_u8(_mm256_srlv_epi32(v, _mm256_set1_epi32((int)(8 * c))));
+    return _mm256_cvtepi32_ps(_mm256_shuffle_epi8(v, px_bytes(0, c)));
 }
 RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
-    return widen_s8(_mm256_srlv_epi32(v, _mm256_set1_epi32((int)(8 * c))));
+    return _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_shuffle_epi8(v, px_bytes(3, c)), 24));
+}
+/* A tap pair from one qword gather per 4 lanes (kernels.h): bytes 0.. of each qword for the
+ * even tap, pitch.. for the odd one, each tap's dwords gathered in order by a shuffle and a
+ * lane permute. A tail of m < 8 lanes gathers under a lane mask. */
+#define RL_PX_GATHER_PAIR
+RL_INLINE __m256i pair_dwords(__m256i a, __m256i b) {
+    const __m256 e = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), 0x88);
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(e), 0xd8);
+}
+RL_INLINE void rl_px_gather_pair(const void *src, const int32_t *poff, size_t pitch, rl_lanes m,
+                                 rl_vi *g0, rl_vi *g1) {
+    const __m256i o = m == RL_LANES_ALL ? _mm256_loadu_si256((const __m256i *)(const void *)poff)
+                                        : rl_avx2_load_partial(poff, 4 * m);
+    const __m256i lanes = _mm256_set1_epi64x((long long)m), z = _mm256_setzero_si256();
+    const __m256i on_lo = _mm256_cmpgt_epi64(lanes, _mm256_setr_epi64x(0, 1, 2, 3));
+    const __m256i on_hi = _mm256_cmpgt_epi64(lanes, _mm256_setr_epi64x(4, 5, 6, 7));
+    const long long *s = (const long long *)src;
+    const __m256i a = _mm256_mask_i32gather_epi64(z, s, _mm256_castsi256_si128(o), on_lo, 1);
+    const __m256i b = _mm256_mask_i32gather_epi64(z, s, _mm256_extracti128_si256(o, 1), on_hi, 1);
+    const __m128i sh = _mm_cvtsi64_si128((long long)(8 * pitch));
+    *g0 = pair_dwords(a, b);
+    *g1 = pair_dwords(_mm256_srl_epi64(a, sh), _mm256_srl_epi64(b, sh));
 }
 #include "resample-px-walk.h"

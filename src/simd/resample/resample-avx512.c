@@ -51,10 +51,115 @@ typedef __m512i rl_vi;
 RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
     return gather(src, poff, m);
 }
+/* byte c of each dword to its low byte (zeros above) or its high byte (then shifted down
+ * with its sign): one byte shuffle, whose indices count from each 16-byte lane's start */
+RL_INLINE __m512i px_bytes(size_t to, size_t c) {
+    const __m512i at = _mm512_set4_epi32(12, 8, 4, 0);
+    return _mm512_or_si512(_mm512_sllv_epi32(_mm512_add_epi32(at, _mm512_set1_epi32((int)c)),
+                                             _mm512_set1_epi32((int)(8 * to))),
+                           _mm512_set1_epi32((int)(0x80808080u & ~(0xffu << (8 * to)))));
+}
 RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
-    return widen_u8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
+    return _mm512_cvtepi32_ps(_mm512_shuffle_epi8(v, px_bytes(0, c)));
 }
 RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
-    return widen_s8(_mm512_srlv_epi32(v, _mm512_set1_epi32((int)(8 * c))));
+    return _mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_shuffle_epi8(v, px_bytes(3, c)), 24));
+}
+/* A tap pair from one qword gather per 8 lanes: its bytes 0.. for the even tap, pitch.. for
+ * the odd one, each lane's dword picked out with one permute per tap. */
+#define RL_PX_GATHER_PAIR
+RL_INLINE void rl_px_gather_pair(const void *src, const int32_t *poff, size_t pitch, rl_lanes m,
+                                 rl_vi *g0, rl_vi *g1) {
+    const __m512i o = _mm512_maskz_loadu_epi32(m, poff), z = _mm512_setzero_si512();
+    const __m512i a =
+        _mm512_mask_i32gather_epi64(z, (__mmask8)m, _mm512_castsi512_si256(o), src, 1);
+    const __m512i b =
+        _mm512_mask_i32gather_epi64(z, (__mmask8)(m >> 8), _mm512_extracti64x4_epi64(o, 1), src, 1);
+    const __m512i even =
+        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m128i sh = _mm_cvtsi64_si128((long long)(8 * pitch));
+    *g0 = _mm512_permutex2var_epi32(a, even, b);
+    *g1 = _mm512_permutex2var_epi32(_mm512_srl_epi64(a, sh), even, _mm512_srl_epi64(b, sh));
 }
 #include "resample-px-walk.h"
+
+/* The pass by pixels through windows (kernels.h, rl_resample_hwin_fn), for CPUs with
+ * AVX512-VBMI (dispatch.c checks): each lane group's 128 bytes are loaded once per block,
+ * and each tap's dwords come from one vpermi2b per group instead of a gather. */
+#define RL_VBMI __attribute__((target("avx512vbmi")))
+
+typedef struct {
+    __m512i lo[8], hi[8]; /* each group's window, bytes 0..63 and 64..127 */
+    const uint8_t *idx;   /* the block's tap 0 */
+} win_block_t;
+
+/* The bytes of lane group g of `groups`. */
+RL_INLINE __mmask64 win_group(size_t groups, size_t g) {
+    const size_t bytes = 64 / groups;
+    return groups == 1 ? ~(__mmask64)0 : (((__mmask64)1 << bytes) - 1) << (bytes * g);
+}
+
+/* Group by group, each permute indexing with the bytes of its own lanes and passing the
+ * others through (vpermi2b under a merge mask): the indices of the groups still to come, the
+ * dwords of the ones done. */
+#define DEFINE_WIN_FETCH(groups)                                                                   \
+    RL_INLINE RL_VBMI rl_vi win_fetch##groups(const void *ctx, size_t t) {                        \
+        const win_block_t *b = ctx;                                                                \
+        __m512i v = _mm512_loadu_si512(b->idx + t * 64);                                           \
+        if (groups == 1) return _mm512_permutex2var_epi8(b->lo[0], v, b->hi[0]);                   \
+        for (size_t g = 0; g < groups; ++g)                                                        \
+            v = _mm512_mask2_permutex2var_epi8(b->lo[g], v, win_group(groups, g), b->hi[g]);       \
+        return v;                                                                                  \
+    }
+DEFINE_WIN_FETCH(1)
+DEFINE_WIN_FETCH(2)
+DEFINE_WIN_FETCH(4)
+DEFINE_WIN_FETCH(8)
+
+/* Block b (pixels x .. x + lanes(m) - 1) with `groups` windows (a constant). */
+RL_INLINE RL_VBMI void win_block(const rl_px_row_t *r, const rl_resample_win_t *win, size_t b,
+                                 rl_lanes m, size_t cb, bool sign, size_t groups,
+                                 rl_px_fetch_fn fetch) {
+    const rl_px_widen_fn widen = sign ? rl_px_s8 : rl_px_u8;
+    win_block_t blk;
+    for (size_t g = 0; g < groups; ++g) {
+        const char *at = (const char *)r->src + win->base[b * groups + g];
+        blk.lo[g] = _mm512_loadu_si512(at);
+        blk.hi[g] = _mm512_loadu_si512(at + 64);
+    }
+    blk.idx = win->idx + b * r->k * 64;
+    switch (cb) {
+    case 1: rl_px_sums(r, 16 * b, m, 1, fetch, &blk, widen); break;
+    case 2: rl_px_sums(r, 16 * b, m, 2, fetch, &blk, widen); break;
+    case 3: rl_px_sums(r, 16 * b, m, 3, fetch, &blk, widen); break;
+    default: rl_px_sums(r, 16 * b, m, 4, fetch, &blk, widen); break;
+    }
+}
+
+/* Every block of the row: the whole ones, then the tail under its lane mask. */
+RL_INLINE RL_VBMI void win_walk(const rl_px_row_t *r, const rl_resample_win_t *win, size_t cb,
+                                bool sign, size_t groups, rl_px_fetch_fn fetch) {
+    size_t b = 0;
+    for (; 16 * b + 16 <= r->n; ++b) win_block(r, win, b, RL_LANES_ALL, cb, sign, groups, fetch);
+    if (16 * b < r->n) win_block(r, win, b, rl_lanes_first(r->n - 16 * b), cb, sign, groups, fetch);
+}
+
+RL_INLINE RL_VBMI void win_row(const rl_px_row_t *r, const rl_resample_win_t *win, size_t cb,
+                               bool sign) {
+    switch (win->groups) {
+    case 1: win_walk(r, win, cb, sign, 1, win_fetch1); break;
+    case 2: win_walk(r, win, cb, sign, 2, win_fetch2); break;
+    case 4: win_walk(r, win, cb, sign, 4, win_fetch4); break;
+    default: win_walk(r, win, cb, sign, 8, win_fetch8); break;
+    }
+}
+
+RL_VBMI void rl_u8_resample_hwin__avx512vbmi(RL_RESAMPLE_HWIN_PARAMS) {
+    const rl_px_row_t r = {n, k, kstride, NULL, w, src, dst};
+    win_row(&r, win, cb, false);
+}
+
+RL_VBMI void rl_s8_resample_hwin__avx512vbmi(RL_RESAMPLE_HWIN_PARAMS) {
+    const rl_px_row_t r = {n, k, kstride, NULL, w, src, dst};
+    win_row(&r, win, cb, true);
+}

@@ -53,9 +53,11 @@ RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
     for (rl_lanes i = 0; i < m; ++i) memcpy(&d[i], (const char *)src + poff[i], sizeof d[i]);
     return wasm_v128_load(d);
 }
+/* byte c of each dword to its low byte, zeros above (a swizzle index past 15 gives 0) */
 RL_INLINE rl_vf rl_px_u8(rl_vi v, size_t c) {
+    const uint32_t z = 0x80808000u | (uint32_t)c;
     return wasm_f32x4_convert_i32x4(
-        wasm_v128_and(wasm_u32x4_shr(v, (uint32_t)(8 * c)), wasm_i32x4_splat(0xff)));
+        wasm_i8x16_swizzle(v, wasm_u32x4_make(z, z + 4, z + 8, z + 12)));
 }
 RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
     return wasm_f32x4_convert_i32x4(wasm_i32x4_shr(wasm_i32x4_shl(v, (uint32_t)(24 - 8 * c)), 24));
