@@ -6,6 +6,8 @@
 #define RL_SIMD_X32_TILE_AVX512_H
 
 #include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifndef RL_INLINE
 #define RL_INLINE static inline __attribute__((always_inline))
@@ -44,6 +46,24 @@ RL_INLINE void transpose_16x16(__m512i r[16]) {
         r[8 + q] = _mm512_shuffle_i32x4(v[2 * q], v[8 + 2 * q], 0xdd);
         r[4 + q] = _mm512_shuffle_i32x4(v[2 * q + 1], v[9 + 2 * q], 0x88);
         r[12 + q] = _mm512_shuffle_i32x4(v[2 * q + 1], v[9 + 2 * q], 0xdd);
+    }
+}
+
+/* A half tile in r[8] (rows k and 8 + k in the low and high 256 bits of r[k], 8 columns) ->
+ * its first nc columns as destination rows (ds bytes apart) of the rows in sm: in-lane 4 x 4
+ * transposes, then one two-source permute per destination row. */
+RL_INLINE void store_half_cols(__m512i r[8], uint8_t *d, size_t ds, __mmask16 sm, size_t nc) {
+    /* lane L of r[4g + q]: column 4 (L % 2) + q, rows 4g..4g+3 (L < 2) or 8+4g..8+4g+3 */
+    transpose_4x4_lanes(r, 2);
+    const __m512i even = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+    const __m512i odd = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    for (size_t q = 0; q < 4; ++q) {
+        if (q < nc)
+            _mm512_mask_storeu_epi32(d + q * ds, sm,
+                                     _mm512_permutex2var_epi64(r[q], even, r[4 + q]));
+        if (q + 4 < nc)
+            _mm512_mask_storeu_epi32(d + (q + 4) * ds, sm,
+                                     _mm512_permutex2var_epi64(r[q], odd, r[4 + q]));
     }
 }
 

@@ -41,18 +41,7 @@ RL_INLINE void tile_half_cols(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
             i + 8 < nr ? _mm256_maskz_loadu_epi32(lm, s + (i + 8) * ss) : _mm256_setzero_si256();
         r[i] = _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
     }
-    /* lane L of r[4g + q]: column 4 (L % 2) + q, rows 4g..4g+3 (L < 2) or 8+4g..8+4g+3 */
-    transpose_4x4_lanes(r, 2);
-    const __m512i even = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
-    const __m512i odd = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-    for (size_t q = 0; q < 4; ++q) {
-        if (q < nc)
-            _mm512_mask_storeu_epi32(d + q * ds, sm,
-                                     _mm512_permutex2var_epi64(r[q], even, r[4 + q]));
-        if (q + 4 < nc)
-            _mm512_mask_storeu_epi32(d + (q + 4) * ds, sm,
-                                     _mm512_permutex2var_epi64(r[q], odd, r[4 + q]));
-    }
+    store_half_cols(r, d, ds, sm, nc);
 }
 
 /* The same as the 16 x 16 tile for the first nr <= 16 rows and nc <= 16 columns only (masked:
