@@ -172,9 +172,16 @@ static rl_status_t resolve_args(const rl_prim_t *p, int nargs, const rl_exec_arg
 }
 
 /* Where the thread policy would split the problem, the thread tuner picks the pool or the
- * caller for this execution (thread_tuner.h); elsewhere the pool is passed and stays unused. */
+ * caller for this execution (thread_tuner.h); elsewhere the pool is passed and stays unused.
+ * Not in WebAssembly: its first executions run in the engine's baseline tier, which each
+ * thread leaves at its own time, so the arms' early times do not compare (docs/design.md,
+ * "Thread tuner"). */
 static rl_tuner_turn_t tuner_turn(const rl_prim_t *p) {
     const rl_tuner_turn_t pool = {true, false, 1};
+#ifdef __EMSCRIPTEN__
+    (void)p;
+    return pool;
+#endif
     if (rl_threadpool_threads_for(p->engine->pool, p->bytes, 2) < 2) return pool;
     return rl_thread_tuner_next((rl_thread_tuner_t *)&p->tuner); /* not const: see rl_prim_t */
 }
