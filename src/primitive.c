@@ -177,13 +177,14 @@ static rl_status_t resolve_args(const rl_prim_t *p, int nargs, const rl_exec_arg
  * thread leaves at its own time, so the arms' early times do not compare (docs/design.md,
  * "Thread tuner"). */
 static rl_tuner_turn_t tuner_turn(const rl_prim_t *p) {
-    const rl_tuner_turn_t pool = {true, false, 1};
+    const rl_tuner_turn_t pool = {true, false};
 #ifdef __EMSCRIPTEN__
     (void)p;
     return pool;
-#endif
+#else
     if (rl_threadpool_threads_for(p->engine->pool, p->bytes, 2) < 2) return pool;
     return rl_thread_tuner_next((rl_thread_tuner_t *)&p->tuner); /* not const: see rl_prim_t */
+#endif
 }
 
 void rl_primitive_run(const rl_prim_t *p, const rl_exec_ptrs_t *x) {

@@ -24,15 +24,14 @@ static void decide(rl_thread_tuner_t *t) {
 }
 
 rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
-    rl_tuner_turn_t turn = {true, false, 1};
+    rl_tuner_turn_t turn = {true, false};
     if (rl_thread_policy_forced()) return turn; /* the test hook covers the threaded paths */
     const unsigned phase = atomic_fetch_add(&t->runs, 1) % RL_TUNER_EPOCH;
     if (phase == 0) {
         atomic_store(&t->best[0], 0);
         atomic_store(&t->best[1], 0);
     } else if (phase <= 2 * RL_TUNER_SAMPLES) {
-        turn.arm = (int)(phase & 1u); /* odd phases on the pool, even ones on the caller */
-        turn.pool = turn.arm == 1;
+        turn.pool = (phase & 1u) != 0; /* odd phases on the pool, even ones on the caller */
         turn.timed = true;
     } else {
         if (phase == 2 * RL_TUNER_SAMPLES + 1) decide(t);
@@ -44,7 +43,7 @@ rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
 void rl_thread_tuner_record(rl_thread_tuner_t *t, rl_tuner_turn_t turn, double ms) {
     if (!turn.timed || !(ms >= 0)) return;
     const uint64_t ns = (uint64_t)(ms * 1e6) + 1; /* 0 stands for "no sample" */
-    atomic_uint_least64_t *best = &t->best[turn.arm];
+    atomic_uint_least64_t *best = &t->best[turn.pool];
     uint64_t old = atomic_load(best);
     while ((old == 0 || ns < old) && !atomic_compare_exchange_weak(best, &old, ns)) {
     }

@@ -24,11 +24,10 @@ typedef struct {
     atomic_bool pool;               /* the verdict: split across the pool */
 } rl_thread_tuner_t;
 
-/* What one execution does: `pool` whether it may split, `timed` whether its time is wanted
- * (rl_thread_tuner_record). */
+/* What one execution does: `pool` whether it may split (also the arm its time counts for:
+ * best[pool]), `timed` whether its time is wanted (rl_thread_tuner_record). */
 typedef struct {
     bool pool, timed;
-    int arm;
 } rl_tuner_turn_t;
 
 void rl_thread_tuner_init(rl_thread_tuner_t *t);

@@ -45,7 +45,6 @@ struct rl_threadpool {
     pthread_cond_t wake, done_cv;
     atomic_ulong generation; /* written under mu, read by spinning workers without it */
     bool *claimed;           /* [nthreads] chunk c of the current job is taken (under mu) */
-    int left;                /* chunks of the current job not yet taken (under mu) */
     atomic_int done;         /* chunks finished: written under mu, read by a spinning caller */
     atomic_bool stop;
     atomic_long spin_ns; /* 0 until the costs are measured: cold wakes are what they measure */
@@ -66,7 +65,6 @@ typedef struct {
  * finds its data in the cache of the core that touched it last; else the first one left, so a
  * worker the OS has not scheduled yet costs the job nothing. -1 when none is left. */
 static int next_chunk(const rl_threadpool_t *p, int self) {
-    if (p->left == 0) return -1;
     if (self < p->active && !p->claimed[self]) return self;
     for (int c = 0; c < p->active; ++c)
         if (!p->claimed[c]) return c;
@@ -77,7 +75,7 @@ static int next_chunk(const rl_threadpool_t *p, int self) {
  * held. */
 static void claim_chunks(rl_threadpool_t *p, int self) {
     for (int c; (c = next_chunk(p, self)) >= 0;) {
-        p->claimed[c] = true, --p->left;
+        p->claimed[c] = true;
         const rl_range_t r = rl_split_range(p->n, p->active, c, 1);
         const rl_chunk_fn fn = p->fn;
         void *ctx = p->ctx;
@@ -106,17 +104,18 @@ static bool job_finished(rl_threadpool_t *p, unsigned long active) {
     return atomic_load(&p->done) >= (int)active;
 }
 
-/* Spins until ready(p, arg) or the pool's spin time passes (mu not held); ready's answer. */
-static bool spin_until(rl_threadpool_t *p, ready_fn ready, unsigned long arg) {
+/* Spins until ready(p, arg) or the pool's spin time passes (mu not held); the caller checks
+ * again under mu. */
+static void spin_until(rl_threadpool_t *p, ready_fn ready, unsigned long arg) {
     const long ns = atomic_load_explicit(&p->spin_ns, memory_order_relaxed);
-    if (ns <= 0) return ready(p, arg);
+    if (ns <= 0) return;
     const double end = rl_now_ms() + (double)ns * 1e-6;
     for (;;) {
         for (int i = 0; i < SPIN_POLLS; ++i) {
-            if (ready(p, arg)) return true;
+            if (ready(p, arg)) return;
             cpu_relax();
         }
-        if (rl_now_ms() >= end) return ready(p, arg);
+        if (rl_now_ms() >= end) return;
         sched_yield(); /* a thread waiting for this core (an oversubscribed one) runs first */
     }
 }
@@ -201,7 +200,7 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
 static void run_job(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
     pthread_mutex_lock(&p->mu);
     p->fn = fn, p->ctx = ctx, p->n = n, p->active = active;
-    p->left = active, p->done = 0;
+    p->done = 0;
     for (int c = 0; c < active; ++c) p->claimed[c] = false;
     ++p->generation;
     pthread_cond_broadcast(&p->wake);
