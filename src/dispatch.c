@@ -25,6 +25,8 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_RESAMPLE_HPX(isa, dt, fn) RL_TAKE(t->resample_hpx[dt], isa, fn)
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn)                                                    \
     if (rl_cpu_features()->feature) RL_TAKE(t->resample_hwin[dt], isa, fn)
+#define RL_RESAMPLE_HPLANE(isa, feature, fn)                                                       \
+    if (rl_cpu_features()->feature) RL_TAKE(t->resample_hplane, isa, fn)
 #define RL_RESAMPLE_V(isa, fn)       RL_TAKE(t->resample_v, isa, fn)
 #include "simd/cvt/cvt.inc"
 #include "simd/transpose/transpose.inc"
@@ -38,6 +40,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
 #undef RL_RESAMPLE_HWIN
+#undef RL_RESAMPLE_HPLANE
 #undef RL_RESAMPLE_V
 #undef RL_AFFINE_F32
 #undef RL_LINES

@@ -296,6 +296,18 @@ static bool choose_vfirst(rl_resampling_t *rs) {
     return vfirst < hfirst;
 }
 
+/* Whether the W weights go to fixed point (kernels.h, RL_RS_FIX_BITS): filters that average
+ * (LINEAR_ANTIALIAS, AREA; their references, Pillow and OpenCV, round their own weights) of a
+ * u8 source a horizontal-first pass reads by pixels. Each horizontal sum is then exact, so
+ * the integer pass through planes (htab_planes) and every f32 path give the same bits. The
+ * choice follows the problem alone, never the ISA; the weights move by at most 2^-15. */
+static bool fixed_point(rl_resampling_t *rs, rl_data_type_t sdt) {
+    const bool averages =
+        rs->alg == RL_RESAMPLING_LINEAR_ANTIALIAS || rs->alg == RL_RESAMPLING_AREA;
+    if (!averages || sdt != RL_U8 || rs->vfirst || !by_pixels(rs)) return false;
+    return rl_rs_axis_fix(&rs->axis[2], rs->out[2], RL_RS_FIX_BITS);
+}
+
 /* Whether adding a zero-weight term to a sum of a group's tables keeps its bits: with u8
  * values (>= 0) and weights whose sign bits are clear, every product and every sum is >= +0,
  * and adding +0 or -0 to such a sum leaves it as it is. */
@@ -434,6 +446,62 @@ static rl_status_t htab_windows(const rl_resampling_t *rs, rl_rs_htab_t *t) {
     return RL_SUCCESS;
 }
 
+/* Planes of the pass in fixed point (kernels.h, rl_resample_hplane_fn): the first source pixel
+ * of block b's taps that count, or -1 where they span more than a plane's 64 pixels. */
+#define RS_PLANE_PIXELS 64
+
+static int32_t plane_first(const rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t b, int32_t pitch) {
+    int32_t lo = INT32_MAX, hi = 0;
+    for (int tap = 0; tap < t->kpx; ++tap)
+        for (rl_dim_t x = b * RS_WIN_LANES; x < (b + 1) * RS_WIN_LANES && x < ow; ++x) {
+            const int32_t px = t->poff[tap * ow + x] / pitch;
+            lo = px < lo ? px : lo;
+            hi = px > hi ? px : hi;
+        }
+    return hi - lo < RS_PLANE_PIXELS ? lo : -1;
+}
+
+/* Tap `tap` of pixel x (block b, plane from pixel `first`): its place in the plane's word
+ * pairs (an odd count's last pair reads its even tap again, with weight 0), its weight. */
+static void plane_tap(rl_rs_htab_t *t, rl_dim_t ow, int tap, rl_dim_t x, int32_t first,
+                      int32_t pitch) {
+    const rl_dim_t b = x / RS_WIN_LANES, p = tap / 2, pairs = (t->kpx + 1) / 2;
+    const rl_dim_t n16 = (ow + RS_WIN_LANES - 1) / RS_WIN_LANES * RS_WIN_LANES;
+    uint8_t *word = t->pidx + (b * pairs + p) * 4 * RS_WIN_LANES + x % RS_WIN_LANES * 4;
+    word[2 * (tap % 2)] = (uint8_t)(t->poff[tap * ow + x] / pitch - first);
+    if (tap % 2 == 0) word[2] = word[0];
+    const int32_t q = (int32_t)(t->w[tap * t->len + x] * (float)(1 << RL_RS_FIX_BITS)); /* exact */
+    t->wq[p * n16 + x] |= (int32_t)((uint32_t)q << (16 * (tap % 2)));
+}
+
+/* The planes of a group's tables where the kernel through them stands for the passes by
+ * pixels: fixed point, htab_pixels made poff, the CPU has the kernel, pixels of at most 4
+ * bytes, every block's taps within a plane. Elsewhere pidx stays NULL. */
+static rl_status_t htab_planes(const rl_resampling_t *rs, rl_rs_htab_t *t) {
+    const int32_t pitch = (int32_t)rs->src.sw;
+    if (!rs->fixed || rs->hplane == NULL || t->poff == NULL || pitch > 4) return RL_SUCCESS;
+    const rl_dim_t ow = rs->out[2], blocks = (ow + RS_WIN_LANES - 1) / RS_WIN_LANES;
+    const rl_dim_t pairs = (t->kpx + 1) / 2;
+    for (rl_dim_t b = 0; b < blocks; ++b)
+        if (plane_first(t, ow, b, pitch) < 0) return RL_SUCCESS;
+    t->pbase = rl_malloc((size_t)blocks * sizeof *t->pbase);
+    t->pidx = rl_calloc((size_t)(blocks * pairs), 4 * RS_WIN_LANES);
+    t->wq = rl_calloc((size_t)(pairs * blocks * RS_WIN_LANES), sizeof *t->wq);
+    RETURN_IF_AT(where, !t->pbase || !t->pidx || !t->wq, RL_OUT_OF_MEMORY,
+                 "cannot allocate the horizontal planes (%d x %lld)", t->kpx, (long long)ow);
+    for (rl_dim_t b = 0; b < blocks; ++b) {
+        const int32_t first = plane_first(t, ow, b, pitch);
+        t->pbase[b] = first * pitch;
+        t->plane_end = t->pbase[b] + RS_PLANE_PIXELS * pitch > t->plane_end
+                           ? t->pbase[b] + RS_PLANE_PIXELS * pitch
+                           : t->plane_end;
+        for (int tap = 0; tap < t->kpx; ++tap)
+            for (rl_dim_t x = b * RS_WIN_LANES; x < (b + 1) * RS_WIN_LANES && x < ow; ++x)
+                plane_tap(t, ow, tap, x, first, pitch);
+    }
+    return RL_SUCCESS;
+}
+
 /* The kernels of the effective ISA, the scalar horizontal twin, and the scratch: per engine
  * thread a ring of kv rows, the output row, the vertical sum (V-first) and the ring's tags. */
 static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, rl_data_type_t ddt,
@@ -444,9 +512,11 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->h_scalar = rl_kernel_table(RL_ISA_SCALAR)->resample_h[hdt].fn;
     rs->hpx = rs->vfirst ? NULL : t->resample_hpx[sdt].fn;
     rs->hwin = rs->vfirst ? NULL : t->resample_hwin[sdt].fn;
+    rs->hplane = t->resample_hplane.fn;
     for (int g = 0; g < 2; ++g) {
         CHECK_STATUS(htab_pixels(rs, &rs->htab[g], sdt));
         CHECK_STATUS(htab_windows(rs, &rs->htab[g]));
+        CHECK_STATUS(htab_planes(rs, &rs->htab[g]));
     }
     rs->v = t->resample_v.fn;
     rs->widen = t->to_f32[sdt].fn;
@@ -504,6 +574,7 @@ static rl_status_t build(rl_resampling_t *rs, rl_resampling_alg_t alg, const rl_
     }
     choose_groups(rs);
     rs->vfirst = choose_vfirst(rs);
+    rs->fixed = fixed_point(rs, src->data_type);
     /* a planar destination takes each channel's pixels as one run: rows in that order */
     rs->planar = dst_planar(rs);
     CHECK_STATUS(htab_init(rs, &rs->htab[0], rs->cb));
@@ -517,7 +588,8 @@ void rl_resampling_free(rl_resampling_t *rs) {
     for (int d = 0; d < 3; ++d) rl_free(rs->axis[d].idx), rl_free(rs->axis[d].w);
     for (int g = 0; g < 2; ++g)
         rl_free(rs->htab[g].off), rl_free(rs->htab[g].w), rl_free(rs->htab[g].poff),
-            rl_free((void *)rs->htab[g].win.base), rl_free((void *)rs->htab[g].win.idx);
+            rl_free((void *)rs->htab[g].win.base), rl_free((void *)rs->htab[g].win.idx),
+            rl_free(rs->htab[g].pbase), rl_free(rs->htab[g].pidx), rl_free(rs->htab[g].wq);
     rl_free(rs->vkey), rl_free(rs->vslot), rl_free(rs->vw);
     rl_free(rs->mix_k), rl_free(rs->mix_w);
     rl_free(rs->scratch), rl_free(rs->tags), rl_free((void *)rs->rowptrs);
@@ -572,7 +644,8 @@ static rl_status_t setup(rl_prim_t *prim, const void *ctx) {
     snprintf(prim->impl_name, sizeof prim->impl_name, "resample-%s:%s", alg_name(alg),
              rl_isa_name(rs->isa));
     const size_t o = strlen(prim->info); /* the pass order, for the verbose log */
-    snprintf(prim->info + o, sizeof prim->info - o, " passes=%s", rs->vfirst ? "vh" : "hv");
+    snprintf(prim->info + o, sizeof prim->info - o, " passes=%s%s", rs->vfirst ? "vh" : "hv",
+             rs->fixed ? " wfix=14" : "");
     if (rs->mix_k != NULL) {
         const size_t m = strlen(prim->info);
         snprintf(prim->info + m, sizeof prim->info - m, " mix=%lldx%lld", (long long)rs->c,

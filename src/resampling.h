@@ -14,7 +14,10 @@
  * group's pixels fit one (htab_windows, CPUs with AVX512-VBMI), else by gathers, two taps per
  * qword where consecutive taps lie a pixel apart (tap_pairs); trailing zero-weight taps are
  * skipped where adding zeros keeps the bits (taps_that_count). Every path sums the same terms
- * in the same order: the scalar twin's bits. */
+ * in the same order: the scalar twin's bits. Filters of such a source (u8) whose weights are
+ * averages (LINEAR_ANTIALIAS, AREA) take their W weights in fixed point (fixed_point): every
+ * horizontal sum is then exact, and blocks whose taps lie within 64 pixels run in integer tap
+ * pairs from per-channel planes (htab_planes). */
 #ifndef RL_RESAMPLING_H
 #define RL_RESAMPLING_H
 
@@ -49,6 +52,10 @@ typedef struct {
     int32_t pitch;   /* > 0: tap pairs one pixel apart for rl_resampling_t.hpx (tap_pairs) */
     rl_resample_win_t win; /* the same as windows for rl_resampling_t.hwin (idx NULL: none) */
     int32_t win_end;       /* the bytes from a row's start its windows read */
+    int32_t *pbase;    /* [blocks] planes for rl_resampling_t.hplane (kernels.h; NULL: none) */
+    uint8_t *pidx;     /* [blocks][pairs][64] their word pairs' places */
+    int32_t *wq;       /* [pairs][OW rounded up to 16] their weight pairs */
+    int32_t plane_end; /* the bytes from a row's start its planes read */
 } rl_rs_htab_t;
 
 /* Where the elements of one side lie, in elements: the offset of (n, c, d, h, w) is
@@ -81,10 +88,12 @@ typedef struct rl_resampling {
     int32_t *vslot;                 /* [OD * OH][kv] ring slot */
     float *vw;                      /* [OD * OH][kv] weights */
     bool vfirst;                    /* the vertical pass first (choose_vfirst) */
+    bool fixed;                     /* W weights in fixed point (resampling.c, fixed_point) */
     bool planar; /* rows in planar order [c][ox]: dst pixels adjacent, channels apart (nchw) */
     rl_resample_h_fn h, h_scalar; /* of the source type, or f32 when V-first */
     rl_resample_hpx_fn hpx;       /* by pixels, for the tables with poff (htab_pixels) */
     rl_resample_hwin_fn hwin;     /* by pixels through windows, for those with win (htab_windows) */
+    rl_resample_hplane_fn hplane; /* in fixed point through planes, for those with pidx */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */
@@ -104,6 +113,11 @@ typedef struct rl_resampling {
  * in OpenCV's up-scaling form (some spatial dim grows). */
 rl_status_t rl_rs_axis_init(rl_rs_axis_t *a, rl_resampling_alg_t alg, bool area_linear, rl_dim_t in,
                             rl_dim_t out, const char *where);
+
+/* resampling_taps.c: rounds every output's weights of an axis to whole multiples of 2^-bits,
+ * each partial sum to the nearest (so an output's weights keep their sum, rounded); false,
+ * with the weights as they were, where a weight lies outside [0, 1]. */
+bool rl_rs_axis_fix(rl_rs_axis_t *a, rl_dim_t out, int bits);
 
 /* resampling_exec.c: runs rs on src -> dst with the attributes of e (q values in qv). */
 void rl_resampling_run(rl_resampling_t *rs, const rl_problem_t *e, rl_threadpool_t *pool,

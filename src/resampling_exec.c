@@ -54,8 +54,8 @@ static size_t src_row(const rl_resampling_t *rs, rl_dim_t n, rl_dim_t g, rl_dim_
     return (size_t)(s->off0 + n * s->sn + goff + id * s->sd + ih * s->sh) * rs->src_es;
 }
 
-/* The horizontal pass of one source row: through windows or by pixels where the tables allow
- * it (htab_windows, htab_pixels), else by elements. A vector kernel's dword gathers of a
+/* The horizontal pass of one source row: through planes, windows or by pixels where the tables
+ * allow it (htab_planes, htab_windows, htab_pixels), else by elements. A vector kernel's dword gathers of a
  * narrow type may read a few bytes past an element (a window or tap pair's qword more): rows
  * whose last read would pass the source's end take a path that stays inside, at worst the
  * scalar twin. */
@@ -65,7 +65,10 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
     const size_t at = src_row(rs, n, g, key);
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;
     const bool pairs = at + (size_t)t->max_off + 8 <= rs->src_end; /* the qwords of tap pairs */
-    if (t->win.idx != NULL && at + (size_t)t->win_end <= rs->src_end)
+    if (t->pidx != NULL && at + (size_t)t->plane_end <= rs->src_end)
+        rs->hplane((size_t)rs->out[2], (size_t)(t->kpx + 1) / 2, (size_t)t->cb,
+                   (size_t)rs->src.sw, t->pbase, t->pidx, t->wq, job->src + at, out);
+    else if (t->win.idx != NULL && at + (size_t)t->win_end <= rs->src_end)
         rs->hwin((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, &t->win, t->w,
                  job->src + at, out);
     else if (safe && t->poff != NULL)

@@ -159,3 +159,21 @@ rl_status_t rl_rs_axis_init(rl_rs_axis_t *a, rl_resampling_alg_t alg, bool area_
     a->k = k;
     return RL_SUCCESS;
 }
+
+/* Rounding the partial sums rather than each weight bounds the error of every partial sum by
+ * half a unit: a flat row stays flat, and the sums keep their order of magnitude. */
+bool rl_rs_axis_fix(rl_rs_axis_t *a, rl_dim_t out, int bits) {
+    for (rl_dim_t j = 0; j < out * a->k; ++j)
+        if (!(a->w[j] >= 0.0f && a->w[j] <= 1.0f)) return false;
+    const double unit = ldexp(1.0, bits);
+    for (rl_dim_t o = 0; o < out; ++o) {
+        double sum = 0.0, done = 0.0;
+        for (int t = 0; t < a->k; ++t) {
+            sum += (double)a->w[o * a->k + t];
+            const double upto = nearbyint(sum * unit);
+            a->w[o * a->k + t] = (float)((upto - done) / unit);
+            done = upto;
+        }
+    }
+    return true;
+}

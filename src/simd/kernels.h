@@ -323,14 +323,33 @@ typedef struct {
     size_t n, size_t k, size_t cb, size_t kstride, const rl_resample_win_t *win, const float *w, \
         const void *src, float *dst
 typedef void (*rl_resample_hwin_fn)(RL_RESAMPLE_HWIN_PARAMS);
+/* Horizontal in fixed point through channel planes, for u8 sources whose W weights are whole
+ * multiples of 2^-RL_RS_FIX_BITS (resampling.c, fixed_point), pixels of cb <= pitch <= 4
+ * bytes: the row's n outputs in blocks of 16, block b reading the 64 pixels from byte
+ * base[b] (64 * pitch bytes, which the caller keeps inside the source), each channel's
+ * bytes first gathered into a plane of 64. Bytes 4i and 4i + 2 of idx[(b * pairs + p) * 64]
+ * are the plane positions of lane i's pixels of taps 2p and 2p + 1 (bytes 4i + 1 and 4i + 3
+ * unused), and word pair 2i, 2i + 1 of wq[p * n16 + x] (n16: n rounded up to whole blocks)
+ * their weights in units of 2^-RL_RS_FIX_BITS. Output c * n + x is the integer sum of its
+ * weights times its pixels' channel c, times 2^-RL_RS_FIX_BITS. With weights >= 0 whose sum
+ * per output is at most 2^16, every product and partial sum of the scalar horizontal twin
+ * on the element tables (weights wq / 2^RL_RS_FIX_BITS) is exact in f32 (under 2^24 units),
+ * so that twin gives these bits in any order. */
+#define RL_RS_FIX_BITS 14
+#define RL_RESAMPLE_HPLANE_PARAMS                                                              \
+    size_t n, size_t pairs, size_t cb, size_t pitch, const int32_t *base, const uint8_t *idx,    \
+        const int32_t *wq, const void *src, float *dst
+typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn) void fn(RL_RESAMPLE_HWIN_PARAMS);
+#define RL_RESAMPLE_HPLANE(isa, feature, fn) void fn(RL_RESAMPLE_HPLANE_PARAMS);
 #define RL_RESAMPLE_V(isa, fn) void fn(RL_RESAMPLE_V_PARAMS);
 #include "resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
 #undef RL_RESAMPLE_HWIN
+#undef RL_RESAMPLE_HPLANE
 #undef RL_RESAMPLE_V
 
 #endif

@@ -10,7 +10,8 @@
  * n = 0..80 and 1000 pixels of 1 to 4 channels (half the time with its taps in pairs a pixel
  * apart), against the scalar twin on the element tables it stands for; the same through windows
  * (where the CPU has the kernel's feature) with every lane grouping and random places inside
- * random windows. The elements after n must stay untouched.
+ * random windows; the fixed-point pass through planes (where the CPU has its feature) with
+ * every channel count and pixel pitch. The elements after n must stay untouched.
  * White-box: includes src/ headers.
  */
 #include <math.h>
@@ -31,19 +32,23 @@ typedef struct {
     rl_resample_v_fn v;
     const char *name;
     rl_resample_hwin_fn hwin;
-    size_t feature; /* hwin: offset of the rl_cpu_features_t flag it needs */
+    size_t feature; /* hwin, hplane: offset of the rl_cpu_features_t flag it needs */
+    rl_resample_hplane_fn hplane;
 } kernel_t;
 
 static const kernel_t kernels[] = {
-#define RL_RESAMPLE_H(isa, dt, fn) {isa, dt, fn, NULL, NULL, #fn, NULL, 0},
-#define RL_RESAMPLE_HPX(isa, dt, fn) {isa, dt, NULL, fn, NULL, #fn, NULL, 0},
+#define RL_RESAMPLE_H(isa, dt, fn) {isa, dt, fn, NULL, NULL, #fn, NULL, 0, NULL},
+#define RL_RESAMPLE_HPX(isa, dt, fn) {isa, dt, NULL, fn, NULL, #fn, NULL, 0, NULL},
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn)                                                    \
-    {isa, dt, NULL, NULL, NULL, #fn, fn, offsetof(rl_cpu_features_t, feature)},
-#define RL_RESAMPLE_V(isa, fn) {isa, RL_F32, NULL, NULL, fn, #fn, NULL, 0},
+    {isa, dt, NULL, NULL, NULL, #fn, fn, offsetof(rl_cpu_features_t, feature), NULL},
+#define RL_RESAMPLE_HPLANE(isa, feature, fn)                                                       \
+    {isa, RL_U8, NULL, NULL, NULL, #fn, NULL, offsetof(rl_cpu_features_t, feature), fn},
+#define RL_RESAMPLE_V(isa, fn) {isa, RL_F32, NULL, NULL, fn, #fn, NULL, 0, NULL},
 #include "simd/resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
 #undef RL_RESAMPLE_HWIN
+#undef RL_RESAMPLE_HPLANE
 #undef RL_RESAMPLE_V
 };
 
@@ -166,6 +171,48 @@ static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size
     tu_free(got), tu_free(want);
 }
 
+/* The fixed-point pass through planes (kernels.h, rl_resample_hplane_fn) against the scalar
+ * twin on the element tables of weights wq / 2^RL_RS_FIX_BITS: each block's 64 pixels of a
+ * random pitch (cb to 4 bytes) from a random base, each lane's taps at random pixels among
+ * them, random word weights >= 0 summing to at most 2^16 per pixel (some 0, some one unit). */
+static void check_hplane(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t pitch) {
+    const size_t blocks = (n + 15) / 16, pairs = (taps + 1) / 2, n16 = blocks * 16;
+    const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
+    const int64_t most = (int64_t)(65536 / taps < 32767 ? 65536 / taps : 32767);
+    int32_t *base = tu_alloc(blocks * sizeof *base + 1), *wq = tu_alloc(pairs * n16 * 4 + 1);
+    uint8_t *idx = tu_alloc(blocks * pairs * 64 + 1);
+    int32_t *off = tu_alloc(taps * kstride * sizeof *off + 1);
+    float *w = tu_alloc(taps * kstride * sizeof *w + 1);
+    size_t bytes = 64 * pitch;
+    for (size_t b = 0; b < blocks; ++b) {
+        base[b] = (int32_t)tu_range(&rng, 0, 200);
+        bytes = (size_t)base[b] + 64 * pitch > bytes ? (size_t)base[b] + 64 * pitch : bytes;
+    }
+    memset(wq, 0, pairs * n16 * 4);
+    memset(idx, 0, blocks * pairs * 64);
+    for (size_t t = 0; t < taps; ++t)
+        for (size_t x = 0; x < n; ++x) {
+            const int64_t q = tu_chance(&rng, 0.1) ? tu_range(&rng, 0, 1) : tu_range(&rng, 0, most);
+            const size_t b = x / 16, px = (size_t)tu_range(&rng, 0, 63);
+            wq[t / 2 * n16 + x] |= (int32_t)(q << (16 * (t % 2)));
+            idx[(b * pairs + t / 2) * 64 + (x % 16) * 4 + 2 * (t % 2)] = (uint8_t)px;
+            for (size_t c = 0; c < cb; ++c) {
+                off[t * kstride + c * n + x] = base[b] + (int32_t)(px * pitch + c);
+                w[t * kstride + c * n + x] = (float)q / (float)(1 << RL_RS_FIX_BITS);
+            }
+        }
+    unsigned char *src = tu_alloc(bytes);
+    tu_fill_tame(&rng, RL_U8, src, bytes);
+    float *got = tu_alloc((len + 5) * sizeof(float)), *want = tu_alloc((len + 5) * sizeof(float));
+    for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
+    twin_h(RL_U8)(len, taps, kstride, off, w, src, want);
+    k->hplane(n, pairs, cb, pitch, base, idx, wq, src, got);
+    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu pitch=%zu differs", k->name,
+              n, taps, cb, pitch);
+    tu_free(src), tu_free(base), tu_free(idx), tu_free(wq), tu_free(off), tu_free(w);
+    tu_free(got), tu_free(want);
+}
+
 static void check_v(const kernel_t *k, size_t n, size_t taps) {
     float *rows[20], w[20];
     for (size_t t = 0; t < taps; ++t) {
@@ -191,6 +238,16 @@ static void check_kernel(const kernel_t *k) {
         for (size_t cb = 1; cb <= 4; ++cb) check_hwin(k, 1000, 17, cb, (size_t)1 << (cb - 1));
         return;
     }
+    if (k->hplane) { /* every (channels, pitch) with channels <= pitch <= 4 */
+        for (size_t n = 0; n <= 80; ++n)
+            for (size_t taps = 1; taps <= 20; taps += 1 + n % 3) {
+                const size_t cb = 1 + (n + taps) % 4;
+                check_hplane(k, n, taps, cb, cb + (n / 4) % (5 - cb));
+            }
+        for (size_t cb = 1; cb <= 4; ++cb)
+            for (size_t pitch = cb; pitch <= 4; ++pitch) check_hplane(k, 1000, 17, cb, pitch);
+        return;
+    }
     for (size_t n = 0; n <= 80; ++n)
         for (size_t taps = 1; taps <= 20; taps += 1 + n % 3) {
             if (k->hpx)
@@ -210,7 +267,7 @@ int main(void) {
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
         const kernel_t *k = &kernels[i];
         if (k->isa > cap) continue;
-        if (k->hwin && !*(const bool *)((const char *)rl_cpu_features() + k->feature)) {
+        if ((k->hwin || k->hplane) && !*(const bool *)((const char *)rl_cpu_features() + k->feature)) {
             printf("%s: skipped (the CPU lacks its feature)\n", k->name);
             continue;
         }

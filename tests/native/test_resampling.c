@@ -238,7 +238,17 @@ static void describe(const case_t *c, char *buf, size_t len) {
 typedef struct {
     double v, mag;
     int taps;
+    double fix; /* the bound of the library's fixed-point W weights on v (fixed_bound) */
 } exact_t;
+
+/* Whether the library may round the case's W weights to fixed point (resampling.c,
+ * fixed_point: the averaging filters of a u8 source), each by at most 2^-14 (kernels.h,
+ * RL_RS_FIX_BITS): v then moves by up to 2^-14 times the sum of |x| times the other axes'
+ * weights. */
+static int fixed_weights(const case_t *c) {
+    return c->sdt == RL_U8 && (c->alg == RL_RESAMPLING_LINEAR_ANTIALIAS ||
+                               c->alg == RL_RESAMPLING_AREA);
+}
 
 static exact_t channel_exact(const case_t *c, const nr_md_t *src, const unsigned char *sbuf,
                              const int64_t *idx) {
@@ -246,7 +256,7 @@ static exact_t channel_exact(const case_t *c, const nr_md_t *src, const unsigned
     for (int d = 2; d < c->ndims; ++d) grows |= c->ddims[d] > c->sdims[d];
     taps_t t[3];
     int k[3] = {0, 0, 0}, ns = c->ndims - 2;
-    exact_t e = {0, 0, 0};
+    exact_t e = {0, 0, 0, 0};
     for (int a = 0; a < ns; ++a) {
         ref_taps(c->alg, grows, c->sdims[a + 2], c->ddims[a + 2], idx[a + 2], &t[a]);
         e.taps += t[a].n;
@@ -254,11 +264,13 @@ static exact_t channel_exact(const case_t *c, const nr_md_t *src, const unsigned
     const size_t es = nr_dt_size(c->sdt);
     for (;;) {
         int64_t sidx[5] = {idx[0], idx[1], 0, 0, 0};
-        double w = 1;
+        double w = 1, others = 1;
         for (int a = 0; a < ns; ++a) sidx[a + 2] = t[a].idx[k[a]], w *= t[a].w[k[a]];
+        for (int a = 0; a + 1 < ns; ++a) others *= t[a].w[k[a]];
         const double x = nr_load_f32(c->sdt, sbuf + nr_md_offset(src, sidx) * es);
         e.v += w * x;
         e.mag += fabs(w * x);
+        e.fix += fixed_weights(c) ? ldexp(fabs(others * x), -14) : 0;
         int a = ns - 1; /* odometer over the taps */
         while (a >= 0 && ++k[a] == t[a].n) k[a--] = 0;
         if (a < 0) break;
@@ -272,14 +284,15 @@ static exact_t channel_exact(const case_t *c, const nr_md_t *src, const unsigned
 static exact_t resample_exact(const case_t *c, const nr_md_t *src, const unsigned char *sbuf,
                               const int64_t *idx) {
     if (!c->mix) return channel_exact(c, src, sbuf, idx);
-    exact_t e = {0, 0, 0};
+    exact_t e = {0, 0, 0, 0};
     int terms = 0;
     for (int64_t k = 0; k < c->sdims[1]; ++k) {
         const double m = c->mixw[idx[1] * c->sdims[1] + k];
         if (m == 0) continue;
         int64_t sidx[5] = {idx[0], k, idx[2], idx[3], idx[4]};
         const exact_t ek = channel_exact(c, src, sbuf, sidx);
-        e.v += m * ek.v, e.mag += fabs(m) * ek.mag, e.taps = ek.taps, ++terms;
+        e.v += m * ek.v, e.mag += fabs(m) * ek.mag, e.fix += fabs(m) * ek.fix;
+        e.taps = ek.taps, ++terms;
     }
     e.taps *= terms > 1 ? terms : 1;
     return e;
@@ -313,7 +326,7 @@ static double type_hi(rl_data_type_t dt) {
  * within err of the exact one, after the destination type's rounding. */
 static int in_range(const case_t *c, const int64_t *idx, const exact_t *e, double old, double got,
                     double *lo_out, double *hi_out) {
-    const double err = 4e-7 * (e->taps + 8) * e->mag + 1e-30;
+    const double err = 4e-7 * (e->taps + 8) * e->mag + e->fix + 1e-30;
     double m1, m2;
     const double a = pipeline(c, idx, e->v - err, old, &m1);
     const double b = pipeline(c, idx, e->v + err, old, &m2);

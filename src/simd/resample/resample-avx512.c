@@ -163,3 +163,85 @@ RL_VBMI void rl_s8_resample_hwin__avx512vbmi(RL_RESAMPLE_HWIN_PARAMS) {
     const rl_px_row_t r = {n, k, kstride, NULL, w, src, dst};
     win_row(&r, win, cb, true);
 }
+
+/* The pass in fixed point through channel planes (kernels.h, rl_resample_hplane_fn): each
+ * block's 64 pixels are split into one plane per channel (two permutes over the pixels'
+ * bytes), then per tap pair and channel one zero-masked vpermb puts each lane's two bytes in
+ * its word pair and one vpmaddwd weighs them. The integer sums are exact: no order is kept. */
+typedef struct {
+    size_t n, n16, pairs, pitch;
+    const int32_t *base;
+    const uint8_t *idx;
+    const int32_t *wq;
+    const uint8_t *src;
+    float *dst;
+} pl_row_t;
+
+/* Plane byte j's place among the block's bytes, j * pitch + c (< 256 for pitch <= 4). */
+RL_INLINE __m512i pl_spread(size_t pitch, size_t c) {
+    const __m512i j = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                       16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i p = _mm512_set1_epi16((short)pitch), at = _mm512_set1_epi16((short)c);
+    const __m256i lo = _mm512_cvtepi16_epi8(_mm512_add_epi16(_mm512_mullo_epi16(j, p), at));
+    const __m512i j32 = _mm512_add_epi16(j, _mm512_set1_epi16(32));
+    const __m256i hi = _mm512_cvtepi16_epi8(_mm512_add_epi16(_mm512_mullo_epi16(j32, p), at));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+/* Channel c's plane from the block's bytes v[0 .. pitch - 1]: a permute over the first 128
+ * bytes, and over the rest where a place passes 127 (its top bit; the permutes read the low
+ * seven bits). */
+RL_INLINE RL_VBMI __m512i pl_plane(const __m512i *v, size_t pitch, __m512i spread) {
+    if (pitch == 1) return v[0];
+    const __m512i lo = _mm512_permutex2var_epi8(v[0], spread, v[1]);
+    if (pitch == 2) return lo;
+    const __m512i hi = _mm512_permutex2var_epi8(v[2], spread, v[pitch == 4 ? 3 : 2]);
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(spread), lo, hi);
+}
+
+/* Block b (pixels 16 b .. under m) with constant pitch and channels. */
+RL_INLINE RL_VBMI void pl_block(const pl_row_t *r, const __m512i *spread, size_t b, __mmask16 m,
+                                size_t pitch, size_t cb) {
+    __m512i v[4], plane[4], acc[4];
+    for (size_t i = 0; i < pitch; ++i) v[i] = _mm512_loadu_si512(r->src + r->base[b] + 64 * i);
+    for (size_t c = 0; c < cb; ++c) {
+        plane[c] = pl_plane(v, pitch, spread[c]);
+        acc[c] = _mm512_setzero_si512();
+    }
+    const __mmask64 words = 0x5555555555555555ull;
+    for (size_t p = 0; p < r->pairs; ++p) {
+        const __m512i w = _mm512_loadu_si512(r->wq + p * r->n16 + 16 * b);
+        const __m512i at = _mm512_loadu_si512(r->idx + (b * r->pairs + p) * 64);
+        for (size_t c = 0; c < cb; ++c)
+            acc[c] = _mm512_add_epi32(
+                acc[c], _mm512_madd_epi16(_mm512_maskz_permutexvar_epi8(words, at, plane[c]), w));
+    }
+    const __m512 unit = _mm512_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
+    for (size_t c = 0; c < cb; ++c)
+        _mm512_mask_storeu_ps(r->dst + c * r->n + 16 * b, m,
+                              _mm512_mul_ps(_mm512_cvtepi32_ps(acc[c]), unit));
+}
+
+RL_INLINE RL_VBMI void pl_walk(const pl_row_t *r, size_t pitch, size_t cb) {
+    __m512i spread[4];
+    for (size_t c = 0; c < cb; ++c) spread[c] = pl_spread(pitch, c);
+    size_t b = 0;
+    for (; 16 * b + 16 <= r->n; ++b) pl_block(r, spread, b, 0xffff, pitch, cb);
+    if (16 * b < r->n) pl_block(r, spread, b, (__mmask16)((1u << (r->n - 16 * b)) - 1), pitch, cb);
+}
+
+RL_VBMI void rl_u8_resample_hplane__avx512vbmi(RL_RESAMPLE_HPLANE_PARAMS) {
+    const pl_row_t r = {n, (n + 15) / 16 * 16, pairs, pitch, base, idx, wq, src, dst};
+    switch (pitch * 4 + cb - 5) { /* (pitch, cb) with cb <= pitch <= 4 */
+    case 0: pl_walk(&r, 1, 1); break;
+    case 4: pl_walk(&r, 2, 1); break;
+    case 5: pl_walk(&r, 2, 2); break;
+    case 8: pl_walk(&r, 3, 1); break;
+    case 9: pl_walk(&r, 3, 2); break;
+    case 10: pl_walk(&r, 3, 3); break;
+    case 12: pl_walk(&r, 4, 1); break;
+    case 13: pl_walk(&r, 4, 2); break;
+    case 14: pl_walk(&r, 4, 3); break;
+    default: pl_walk(&r, 4, 4); break;
+    }
+}
