@@ -177,7 +177,7 @@ static rl_status_t resolve_args(const rl_prim_t *p, int nargs, const rl_exec_arg
  * thread leaves at its own time, so the arms' early times do not compare (docs/design.md,
  * "Thread tuner"). */
 static rl_tuner_turn_t tuner_turn(const rl_prim_t *p) {
-    const rl_tuner_turn_t pool = {true, false};
+    const rl_tuner_turn_t pool = {true, false, 0};
 #ifdef __EMSCRIPTEN__
     (void)p;
     return pool;

@@ -2,8 +2,11 @@
 /* The thread tuner (see thread_tuner.h). An epoch's first execution runs on the pool untimed
  * (the first touch of fresh buffers and cold caches would count against whichever arm went
  * first); the next 2 * RL_TUNER_SAMPLES alternate caller and pool, timed; the one after sets
- * the verdict. Concurrent executions of one primitive may interleave their turns: every field
- * is atomic, and a sample that lands in the wrong phase only blurs one verdict. */
+ * the verdict. One lucky sample must not decide (a wrong pool verdict costs a whole epoch), so
+ * the pool's two best times must both beat the caller's two best by the margin. Concurrent
+ * executions of one primitive may interleave their turns: every field is atomic, each timed
+ * turn has a slot of its own, and a sample that lands in the wrong phase only blurs one
+ * verdict. */
 #include "thread_tuner.h"
 
 #include "thread_policy.h"
@@ -13,26 +16,42 @@
 
 void rl_thread_tuner_init(rl_thread_tuner_t *t) {
     atomic_init(&t->runs, 0);
-    atomic_init(&t->best[0], 0);
-    atomic_init(&t->best[1], 0);
+    for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) atomic_init(&t->ns[i], 0);
     atomic_init(&t->pool, true);
 }
 
+/* The two best times of an arm (slots of its parity), 0 where it has fewer. */
+static void best_two(const rl_thread_tuner_t *t, unsigned arm, uint64_t best[2]) {
+    best[0] = best[1] = 0;
+    for (unsigned i = arm; i < 2 * RL_TUNER_SAMPLES; i += 2) {
+        const uint64_t ns = atomic_load(&t->ns[i]);
+        if (ns == 0) continue;
+        if (best[0] == 0 || ns < best[0])
+            best[1] = best[0], best[0] = ns;
+        else if (best[1] == 0 || ns < best[1])
+            best[1] = ns;
+    }
+}
+
 static void decide(rl_thread_tuner_t *t) {
-    const uint64_t one = atomic_load(&t->best[0]), split = atomic_load(&t->best[1]);
-    if (one > 0 && split > 0) atomic_store(&t->pool, (double)split < (1.0 - POOL_MARGIN) * one);
+    uint64_t pool[2], one[2];
+    best_two(t, 0, pool); /* slot 0 is the first timed turn: the pool's */
+    best_two(t, 1, one);
+    if (pool[1] == 0 || one[1] == 0) return; /* too few samples: the verdict stands */
+    atomic_store(&t->pool, (double)pool[0] < (1.0 - POOL_MARGIN) * (double)one[0] &&
+                               (double)pool[1] < (1.0 - POOL_MARGIN) * (double)one[1]);
 }
 
 rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
-    rl_tuner_turn_t turn = {true, false};
+    rl_tuner_turn_t turn = {true, false, 0};
     if (rl_thread_policy_forced()) return turn; /* the test hook covers the threaded paths */
     const unsigned phase = atomic_fetch_add(&t->runs, 1) % RL_TUNER_EPOCH;
     if (phase == 0) {
-        atomic_store(&t->best[0], 0);
-        atomic_store(&t->best[1], 0);
+        for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) atomic_store(&t->ns[i], 0);
     } else if (phase <= 2 * RL_TUNER_SAMPLES) {
         turn.pool = (phase & 1u) != 0; /* odd phases on the pool, even ones on the caller */
         turn.timed = true;
+        turn.slot = phase - 1;
     } else {
         if (phase == 2 * RL_TUNER_SAMPLES + 1) decide(t);
         turn.pool = atomic_load(&t->pool);
@@ -41,10 +60,6 @@ rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
 }
 
 void rl_thread_tuner_record(rl_thread_tuner_t *t, rl_tuner_turn_t turn, double ms) {
-    if (!turn.timed || !(ms >= 0)) return;
-    const uint64_t ns = (uint64_t)(ms * 1e6) + 1; /* 0 stands for "no sample" */
-    atomic_uint_least64_t *best = &t->best[turn.pool];
-    uint64_t old = atomic_load(best);
-    while ((old == 0 || ns < old) && !atomic_compare_exchange_weak(best, &old, ns)) {
-    }
+    if (!turn.timed || !(ms >= 0) || turn.slot >= 2 * RL_TUNER_SAMPLES) return;
+    atomic_store(&t->ns[turn.slot], (uint64_t)(ms * 1e6) + 1); /* 0 stands for "no sample" */
 }

@@ -4,9 +4,10 @@
  * (thread_policy.h) predicts from two measured costs when a split pays; what it cannot see —
  * caches shared or not, a memory bus one core already fills, vCPUs that share a core, another
  * process on the other core — only the job's own times show. So where the policy would split,
- * the tuner alternates the two arms over a few executions, keeps the best time of each, and
- * takes the pool only when it was faster; it learns again every RL_TUNER_EPOCH executions, so
- * a verdict follows a change of load. Results never depend on the arm (threadpool.h). */
+ * the tuner alternates the two arms over a few executions and takes the pool only when its
+ * best two times both beat the caller's best two; it learns again every RL_TUNER_EPOCH
+ * executions, so a verdict follows a change of load. Results never depend on the arm
+ * (threadpool.h). */
 #ifndef RL_THREAD_TUNER_H
 #define RL_THREAD_TUNER_H
 
@@ -19,15 +20,16 @@
 #define RL_TUNER_EPOCH   1024
 
 typedef struct {
-    atomic_uint runs;               /* executions that asked (wraps: only phases matter) */
-    atomic_uint_least64_t best[2];  /* per arm (0 caller, 1 pool): best ns this phase, 0 none */
-    atomic_bool pool;               /* the verdict: split across the pool */
+    atomic_uint runs; /* executions that asked (wraps: only phases matter) */
+    atomic_uint_least64_t ns[2 * RL_TUNER_SAMPLES]; /* timed turn i's ns (0: none yet) */
+    atomic_bool pool;                               /* the verdict: split across the pool */
 } rl_thread_tuner_t;
 
-/* What one execution does: `pool` whether it may split (also the arm its time counts for:
- * best[pool]), `timed` whether its time is wanted (rl_thread_tuner_record). */
+/* What one execution does: `pool` whether it may split, `timed` whether its time is wanted
+ * (rl_thread_tuner_record), as timed turn `slot` of the learning phase. */
 typedef struct {
     bool pool, timed;
+    unsigned slot;
 } rl_tuner_turn_t;
 
 void rl_thread_tuner_init(rl_thread_tuner_t *t);

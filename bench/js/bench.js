@@ -4,10 +4,14 @@
 // TypedArray.prototype.set copy of the output's bytes, same process, medians.
 //
 //   node bench/js/bench.js [--builds=simd-threads,simd,baseline] [--threads=2]
-//                          [--peers=FILE] [--json]
+//                          [--peers=FILE|live] [--json]
 //
 // --peers merges the JSON lines printed by bench/js/peers/peers.js (onnxruntime-web,
-// tfjs-wasm) into the table. Output: a markdown table (ms, and the speed-up over the JS loop).
+// tfjs-wasm) into the table: from FILE, or with --peers=live from peers.js run in this run,
+// once before relayout's timings and once after, each peer keeping its better median (the
+// peers need processes of their own: ORT sets up its thread pool once per process).
+// Output: a markdown table (ms, and the speed-up over the JS loop).
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -36,6 +40,13 @@ for (const w of WORKLOADS) {
   record(w.name, 'typedarray-set', timeMedian(() => copyDst.set(copySrc)));
 }
 
+// The result lines of peers.js's output.
+const peerLines = (text) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l))
+  .filter((r) => r.workload && r.impl && typeof r.median_ms === 'number');
+const runPeers = () => peerLines(execFileSync(process.execPath,
+  [new URL('./peers/peers.js', import.meta.url).pathname], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+const livePeers = args.peers === 'live' ? [runPeers()] : [];
+
 const impls = {};
 for (const build of builds) {
   const rl = await load({ build, threads });
@@ -48,12 +59,16 @@ for (const build of builds) {
   rl.terminate();
 }
 
-if (args.peers) {
-  for (const line of readFileSync(args.peers, 'utf8').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const r = JSON.parse(line);
-    if (r.workload && r.impl && typeof r.median_ms === 'number') results.push(r);
+if (args.peers === 'live') {
+  livePeers.push(runPeers());
+  const best = new Map();
+  for (const r of livePeers.flat()) {
+    const key = `${r.workload}\0${r.impl}`;
+    if (!best.has(key) || r.median_ms < best.get(key).median_ms) best.set(key, r);
   }
+  results.push(...best.values());
+} else if (args.peers) {
+  results.push(...peerLines(readFileSync(args.peers, 'utf8')));
 }
 
 // ---- the table ----------------------------------------------------------------------------------

@@ -10,8 +10,8 @@
  *  - the pool: its measured costs are positive, and a job on some of its threads runs every
  *    item exactly once;
  *  - the thread tuner: an epoch's untimed first turn, the alternating timed turns, a verdict for
- *    the faster arm (a tie keeps the caller), learning again each epoch, and the test hook
- *    always on the pool. White-box: it includes src/ headers.
+ *    the faster arm (a tie keeps the caller, one lucky sample does not decide), learning again
+ *    each epoch, and the test hook always on the pool. White-box: it includes src/ headers.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -150,18 +150,30 @@ static void test_pool(void) {
     rl_threadpool_destroy(pool);
 }
 
-/* One learning phase with the pool's and the caller's times; returns the verdict's turn. */
-static rl_tuner_turn_t learn(rl_thread_tuner_t *t, double pool_ms, double caller_ms) {
+/* One learning phase with each arm's times (sample i of the pool, of the caller); returns the
+ * verdict's turn. */
+static rl_tuner_turn_t learn_samples(rl_thread_tuner_t *t, const double *pool_ms,
+                                     const double *caller_ms) {
     rl_tuner_turn_t turn = rl_thread_tuner_next(t);
     CHECK_MSG(turn.pool && !turn.timed, "an epoch starts on the pool, untimed");
     for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) {
         turn = rl_thread_tuner_next(t);
-        CHECK_MSG(turn.timed && turn.pool == (i % 2 == 0), "timed turn %d: pool %d", i,
-                  turn.pool);
-        /* a slow outlier on each arm: the best time counts */
-        rl_thread_tuner_record(t, turn, (turn.pool ? pool_ms : caller_ms) * (i < 2 ? 5 : 1));
+        CHECK_MSG(turn.timed && turn.pool == (i % 2 == 0), "timed turn %d: pool %d", i, turn.pool);
+        rl_thread_tuner_record(t, turn, turn.pool ? pool_ms[i / 2] : caller_ms[i / 2]);
     }
     return rl_thread_tuner_next(t);
+}
+
+/* The same with one time per arm, and a slow outlier on each (the best times count). */
+static rl_tuner_turn_t learn(rl_thread_tuner_t *t, double pool_ms, double caller_ms) {
+    double pool[RL_TUNER_SAMPLES], caller[RL_TUNER_SAMPLES];
+    for (int i = 0; i < RL_TUNER_SAMPLES; ++i)
+        pool[i] = pool_ms * (i == 0 ? 5 : 1), caller[i] = caller_ms * (i == 0 ? 5 : 1);
+    return learn_samples(t, pool, caller);
+}
+
+static void skip_epoch(rl_thread_tuner_t *t) {
+    for (int i = 2 * RL_TUNER_SAMPLES + 2; i < RL_TUNER_EPOCH; ++i) rl_thread_tuner_next(t);
 }
 
 static void test_tuner(void) {
@@ -176,9 +188,19 @@ static void test_tuner(void) {
     CHECK_MSG(v.pool && !v.timed, "the verdict holds for the epoch");
     v = learn(&t, 1.0, 0.99);
     CHECK_MSG(!v.pool && !v.timed, "a slower pool is dropped at the next epoch");
-    for (int i = 2 * RL_TUNER_SAMPLES + 2; i < RL_TUNER_EPOCH; ++i) rl_thread_tuner_next(&t);
+    skip_epoch(&t);
     v = learn(&t, 0.985, 1.0);
     CHECK_MSG(!v.pool, "a pool within the margin of the caller is not taken");
+    skip_epoch(&t);
+    _Static_assert(RL_TUNER_SAMPLES == 4, "the samples below are per arm");
+    const double lucky[RL_TUNER_SAMPLES] = {1.0, 0.5, 1.0, 1.0},
+                 steady[RL_TUNER_SAMPLES] = {0.99, 0.99, 0.99, 0.99};
+    v = learn_samples(&t, lucky, steady);
+    CHECK_MSG(!v.pool, "one lucky pool sample does not take the pool");
+    skip_epoch(&t);
+    const double faster[RL_TUNER_SAMPLES] = {0.6, 0.5, 3.0, 0.55};
+    v = learn_samples(&t, faster, steady);
+    CHECK_MSG(v.pool, "a pool faster in its two best samples is taken");
     rl_thread_policy_force_split(true);
     for (int i = 0; i < 3 * RL_TUNER_EPOCH; ++i) {
         v = rl_thread_tuner_next(&t);
