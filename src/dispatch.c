@@ -27,6 +27,8 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
     if (rl_cpu_features()->feature) RL_TAKE(t->resample_hwin[dt], isa, fn)
 #define RL_RESAMPLE_HPLANE(isa, feature, fn)                                                       \
     if (rl_cpu_features()->feature) RL_TAKE(t->resample_hplane, isa, fn)
+#define RL_RESAMPLE_HDOT(isa, feature, fn)                                                        \
+    if (rl_cpu_features()->feature) RL_TAKE(t->resample_hdot, isa, fn)
 #define RL_RESAMPLE_V(isa, fn)       RL_TAKE(t->resample_v, isa, fn)
 #include "simd/cvt/cvt.inc"
 #include "simd/transpose/transpose.inc"
@@ -41,6 +43,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_RESAMPLE_HPX
 #undef RL_RESAMPLE_HWIN
 #undef RL_RESAMPLE_HPLANE
+#undef RL_RESAMPLE_HDOT
 #undef RL_RESAMPLE_V
 #undef RL_AFFINE_F32
 #undef RL_LINES

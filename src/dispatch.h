@@ -31,6 +31,7 @@ typedef RL_KERNEL_SLOT(rl_resample_h_fn) rl_resample_h_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_hpx_fn) rl_resample_hpx_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_hwin_fn) rl_resample_hwin_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_hplane_fn) rl_resample_hplane_slot_t;
+typedef RL_KERNEL_SLOT(rl_resample_hdot_fn) rl_resample_hdot_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_v_fn) rl_resample_v_slot_t;
 
 typedef struct {
@@ -47,6 +48,7 @@ typedef struct {
     rl_resample_hpx_slot_t resample_hpx[RL_DT_COUNT]; /* the same by pixels (byte types) */
     rl_resample_hwin_slot_t resample_hwin[RL_DT_COUNT]; /* by pixels through byte windows */
     rl_resample_hplane_slot_t resample_hplane; /* the same in fixed point (u8) */
+    rl_resample_hdot_slot_t resample_hdot;     /* in fixed point by dot products (u8) */
     rl_resample_v_slot_t resample_v;              /* resampling, vertical (f32 rows) */
 } rl_kernel_table_t;
 

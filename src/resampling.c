@@ -502,6 +502,41 @@ static rl_status_t htab_planes(const rl_resampling_t *rs, rl_rs_htab_t *t) {
     return RL_SUCCESS;
 }
 
+/* Whether output x's taps that count are the consecutive pixels from its first one (a tap
+ * elsewhere weighs 0), as the kernel by dot products reads them. */
+static bool taps_in_a_run(const rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t x, int32_t pitch) {
+    for (int tap = 1; tap < t->kpx; ++tap)
+        if (t->poff[tap * ow + x] != t->poff[x] + tap * pitch && t->w[tap * t->len + x] != 0.0f)
+            return false;
+    return true;
+}
+
+/* The runs of a group's tables (rl_rs_htab_t.dfirst) where the kernel by dot products stands
+ * for the passes by pixels: fixed point, htab_pixels made poff, the CPU has the kernel,
+ * pixels of at most 4 bytes, each output's taps a run. Elsewhere dfirst stays NULL. */
+static rl_status_t htab_dots(rl_resampling_t *rs, rl_rs_htab_t *t) {
+    const int32_t pitch = (int32_t)rs->src.sw;
+    if (!rs->fixed || rs->hdot == NULL || t->poff == NULL || pitch > 4) return RL_SUCCESS;
+    const rl_dim_t ow = rs->out[2];
+    for (rl_dim_t x = 0; x < ow; ++x)
+        if (!taps_in_a_run(t, ow, x, pitch)) return RL_SUCCESS;
+    t->kdot = t->kpx <= 16 ? 16 : (t->kpx + 31) / 32 * 32; /* kernels.h */
+    t->dfirst = rl_malloc((size_t)ow * sizeof *t->dfirst);
+    t->dw = rl_calloc((size_t)(ow * t->kdot), sizeof *t->dw);
+    RETURN_IF_AT(where, t->dfirst == NULL || t->dw == NULL, RL_OUT_OF_MEMORY,
+                 "cannot allocate the horizontal dot products (%d x %lld)", t->kdot, (long long)ow);
+    const float unit = (float)(1 << RL_RS_FIX_BITS);
+    for (rl_dim_t x = 0; x < ow; ++x) {
+        t->dfirst[x] = t->poff[x] / pitch;
+        for (int tap = 0; tap < t->kpx; ++tap) /* exact: whole units up to 2^14 */
+            t->dw[x * t->kdot + tap] = (int16_t)(t->w[tap * t->len + x] * unit);
+    }
+    /* the planes: the row's pixels, then zeros under the reach of the last output's taps */
+    const size_t stride = (size_t)(rs->in[2] + t->kdot + 64);
+    rs->plane_stride = stride > rs->plane_stride ? stride : rs->plane_stride;
+    return RL_SUCCESS;
+}
+
 /* The kernels of the effective ISA, the scalar horizontal twin, and the scratch: per engine
  * thread a ring of kv rows, the output row, the vertical sum (V-first) and the ring's tags. */
 static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, rl_data_type_t ddt,
@@ -513,10 +548,12 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->hpx = rs->vfirst ? NULL : t->resample_hpx[sdt].fn;
     rs->hwin = rs->vfirst ? NULL : t->resample_hwin[sdt].fn;
     rs->hplane = t->resample_hplane.fn;
+    rs->hdot = t->resample_hdot.fn;
     for (int g = 0; g < 2; ++g) {
         CHECK_STATUS(htab_pixels(rs, &rs->htab[g], sdt));
         CHECK_STATUS(htab_windows(rs, &rs->htab[g]));
         CHECK_STATUS(htab_planes(rs, &rs->htab[g]));
+        if (rs->htab[g].pidx == NULL) CHECK_STATUS(htab_dots(rs, &rs->htab[g]));
     }
     rs->v = t->resample_v.fn;
     rs->widen = t->to_f32[sdt].fn;
@@ -532,11 +569,13 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->ring_stride = rs->vfirst ? in16 : out16;
     rs->out_at = rs->ring_stride * (size_t)rs->kv;
     rs->tmp_at = rs->out_at + out16;
-    rs->task_floats = rs->tmp_at + (rs->vfirst ? in16 : 0);
+    rs->plane_at = rs->tmp_at + (rs->vfirst ? in16 : 0);
+    rs->task_floats = rs->plane_at + ((size_t)rs->cb * rs->plane_stride + 63) / 64 * 16;
     rs->ntasks = nthreads > 0 ? nthreads : 1;
     RETURN_IF_AT(where, rs->task_floats > SIZE_MAX / sizeof(float) / (size_t)rs->ntasks,
                  RL_OUT_OF_MEMORY, "the resampling rows do not fit in memory");
-    rs->scratch = rl_malloc(rs->task_floats * (size_t)rs->ntasks * sizeof(float));
+    /* zeroed: the planes' bytes past the row stay zero (kernels.h, rl_resample_hdot_fn) */
+    rs->scratch = rl_calloc(rs->task_floats * (size_t)rs->ntasks, sizeof(float));
     rs->tags = rl_malloc((size_t)(rs->kv * rs->ntasks) * sizeof *rs->tags);
     rs->rowptrs = rl_malloc((size_t)(rs->kv * rs->ntasks) * sizeof *rs->rowptrs);
     RETURN_IF_AT(where, !rs->scratch || !rs->tags || !rs->rowptrs, RL_OUT_OF_MEMORY,
@@ -589,7 +628,8 @@ void rl_resampling_free(rl_resampling_t *rs) {
     for (int g = 0; g < 2; ++g)
         rl_free(rs->htab[g].off), rl_free(rs->htab[g].w), rl_free(rs->htab[g].poff),
             rl_free((void *)rs->htab[g].win.base), rl_free((void *)rs->htab[g].win.idx),
-            rl_free(rs->htab[g].pbase), rl_free(rs->htab[g].pidx), rl_free(rs->htab[g].wq);
+            rl_free(rs->htab[g].pbase), rl_free(rs->htab[g].pidx), rl_free(rs->htab[g].wq),
+            rl_free(rs->htab[g].dfirst), rl_free(rs->htab[g].dw);
     rl_free(rs->vkey), rl_free(rs->vslot), rl_free(rs->vw);
     rl_free(rs->mix_k), rl_free(rs->mix_w);
     rl_free(rs->scratch), rl_free(rs->tags), rl_free((void *)rs->rowptrs);

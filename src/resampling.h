@@ -17,7 +17,8 @@
  * in the same order: the scalar twin's bits. Filters of such a source (u8) whose weights are
  * averages (LINEAR_ANTIALIAS, AREA) take their W weights in fixed point (fixed_point): every
  * horizontal sum is then exact, and blocks whose taps lie within 64 pixels run in integer tap
- * pairs from per-channel planes (htab_planes). */
+ * pairs from per-channel planes (htab_planes), or each output's run of taps in integer dot
+ * products (htab_dots). */
 #ifndef RL_RESAMPLING_H
 #define RL_RESAMPLING_H
 
@@ -56,6 +57,9 @@ typedef struct {
     uint8_t *pidx;     /* [blocks][pairs][64] their word pairs' places */
     int32_t *wq;       /* [pairs][OW rounded up to 16] their weight pairs */
     int32_t plane_end; /* the bytes from a row's start its planes read */
+    int32_t *dfirst;   /* [OW] first pixels for rl_resampling_t.hdot (kernels.h; NULL: none) */
+    int16_t *dw;       /* [OW][kdot] their weights */
+    int kdot;          /* taps per output, a multiple of 8 */
 } rl_rs_htab_t;
 
 /* Where the elements of one side lie, in elements: the offset of (n, c, d, h, w) is
@@ -94,6 +98,7 @@ typedef struct rl_resampling {
     rl_resample_hpx_fn hpx;       /* by pixels, for the tables with poff (htab_pixels) */
     rl_resample_hwin_fn hwin;     /* by pixels through windows, for those with win (htab_windows) */
     rl_resample_hplane_fn hplane; /* in fixed point through planes, for those with pidx */
+    rl_resample_hdot_fn hdot;     /* in fixed point by dot products, for those with dfirst */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */
@@ -103,6 +108,7 @@ typedef struct rl_resampling {
     int ntasks;              /* scratch slots: the engine's threads */
     size_t task_floats;      /* scratch per task: the ring, the output row, the V-first sum */
     size_t ring_stride, out_at, tmp_at; /* floats: ring row pitch, where the others start */
+    size_t plane_at, plane_stride; /* floats: hdot's planes; bytes: their pitch (0: none) */
     float *scratch;
     rl_dim_t *tags;        /* [ntasks][kv] the source row in each ring slot */
     const float **rowptrs; /* [ntasks][kv] the vertical pass's row pointers */

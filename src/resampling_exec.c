@@ -54,15 +54,23 @@ static size_t src_row(const rl_resampling_t *rs, rl_dim_t n, rl_dim_t g, rl_dim_
     return (size_t)(s->off0 + n * s->sn + goff + id * s->sd + ih * s->sh) * rs->src_es;
 }
 
-/* The horizontal pass of one source row: through planes, windows or by pixels where the tables
- * allow it (htab_planes, htab_windows, htab_pixels), else by elements. A vector kernel's dword gathers of a
+/* The horizontal pass of one source row: by dot products, through planes, windows or by pixels
+ * where the tables allow it (htab_dots, htab_planes, htab_windows, htab_pixels), else by
+ * elements. A vector kernel's dword gathers of a
  * narrow type may read a few bytes past an element (a window or tap pair's qword more): rows
  * whose last read would pass the source's end take a path that stays inside, at worst the
  * scalar twin. */
-static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float *out) {
+static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float *out,
+                  uint8_t *planes) {
     const rl_resampling_t *rs = job->rs;
     const rl_rs_htab_t *t = htab_of(rs, g);
     const size_t at = src_row(rs, n, g, key);
+    if (t->dfirst != NULL) { /* reads only the row's own pixels */
+        rs->hdot((size_t)rs->out[2], (size_t)t->kdot, (size_t)t->cb, (size_t)rs->src.sw,
+                 (size_t)rs->in[2], rs->plane_stride, t->dfirst, t->dw, job->src + at, planes,
+                 out);
+        return;
+    }
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;
     const bool pairs = at + (size_t)t->max_off + 8 <= rs->src_end; /* the qwords of tap pairs */
     if (t->pidx != NULL && at + (size_t)t->plane_end <= rs->src_end)
@@ -249,10 +257,11 @@ static void store_row(const job_t *job, const pos_t *p, const float *out) {
 /* The row a ring slot holds for source row `key`: its horizontal pass (H-first), or the row
  * widened to f32 (V-first: the group's run of vlen elements, one conversion call without
  * parameters). */
-static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r) {
+static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r,
+                      uint8_t *planes) {
     const rl_resampling_t *rs = job->rs;
     if (!rs->vfirst) {
-        h_row(job, p->n, p->g, key, r);
+        h_row(job, p->n, p->g, key, r, planes);
         return;
     }
     const rl_cvt_params_t none = {0, 0.f, 1.f, 0.f, 1.f, 0.f};
@@ -270,7 +279,7 @@ static void ring_row(const job_t *job, float *w, rl_dim_t *tags, const float **r
         const rl_dim_t j = p->orow * rs->kv + k, key = rs->vkey[j];
         float *r = w + (size_t)rs->vslot[j] * rs->ring_stride;
         if (tags[rs->vslot[j]] != key) {
-            fill_slot(job, p, key, r);
+            fill_slot(job, p, key, r, (uint8_t *)(w + rs->plane_at));
             tags[rs->vslot[j]] = key;
         }
         rows[k] = r;

@@ -340,16 +340,31 @@ typedef void (*rl_resample_hwin_fn)(RL_RESAMPLE_HWIN_PARAMS);
     size_t n, size_t pairs, size_t cb, size_t pitch, const int32_t *base, const uint8_t *idx,    \
         const int32_t *wq, const void *src, float *dst
 typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
+/* Horizontal in fixed point by dot products over taps, for the fixed-point W weights above
+ * where each output's taps are consecutive source pixels (a tap off the run has weight 0):
+ * the row's iw pixels of cb <= pitch <= 4 bytes are split into one byte plane per channel,
+ * plane c at planes + c * stride (bytes iw .. stride - 1 stay zero: the caller zeroes the
+ * scratch once), then output c * n + x is the dot product of plane c's kv bytes from pixel
+ * first[x] with the 16-bit weights wq[x * kv ..] (units of 2^-RL_RS_FIX_BITS, 0 past the
+ * taps), times 2^-RL_RS_FIX_BITS. kv is 16 or a multiple of 32, first[x] + kv <= stride. Reads
+ * the source bytes [0, (iw - 1) * pitch + cb) only. Exact, as rl_resample_hplane_fn: the
+ * scalar horizontal twin's bits on the element tables. */
+#define RL_RESAMPLE_HDOT_PARAMS                                                                \
+    size_t n, size_t kv, size_t cb, size_t pitch, size_t iw, size_t stride,                     \
+        const int32_t *first, const int16_t *wq, const void *src, uint8_t *planes, float *dst
+typedef void (*rl_resample_hdot_fn)(RL_RESAMPLE_HDOT_PARAMS);
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn) void fn(RL_RESAMPLE_HWIN_PARAMS);
 #define RL_RESAMPLE_HPLANE(isa, feature, fn) void fn(RL_RESAMPLE_HPLANE_PARAMS);
+#define RL_RESAMPLE_HDOT(isa, feature, fn) void fn(RL_RESAMPLE_HDOT_PARAMS);
 #define RL_RESAMPLE_V(isa, fn) void fn(RL_RESAMPLE_V_PARAMS);
 #include "resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
 #undef RL_RESAMPLE_HWIN
 #undef RL_RESAMPLE_HPLANE
+#undef RL_RESAMPLE_HDOT
 #undef RL_RESAMPLE_V
 
 #endif

@@ -10,8 +10,8 @@
  * n = 0..80 and 1000 pixels of 1 to 4 channels (half the time with its taps in pairs a pixel
  * apart), against the scalar twin on the element tables it stands for; the same through windows
  * (where the CPU has the kernel's feature) with every lane grouping and random places inside
- * random windows; the fixed-point pass through planes (where the CPU has its feature) with
- * every channel count and pixel pitch. The elements after n must stay untouched.
+ * random windows; the fixed-point passes through planes (where the CPU has its feature) and by
+ * dot products, with every channel count and pixel pitch. The elements after n must stay untouched.
  * White-box: includes src/ headers.
  */
 #include <math.h>
@@ -27,28 +27,35 @@
 typedef struct {
     rl_isa_t isa;
     rl_data_type_t dt;
+    const char *name;
+    size_t feature; /* hwin, hplane, hdot: offset of the rl_cpu_features_t flag it needs */
     rl_resample_h_fn h;
     rl_resample_hpx_fn hpx;
     rl_resample_v_fn v;
-    const char *name;
     rl_resample_hwin_fn hwin;
-    size_t feature; /* hwin, hplane: offset of the rl_cpu_features_t flag it needs */
     rl_resample_hplane_fn hplane;
+    rl_resample_hdot_fn hdot;
 } kernel_t;
 
 static const kernel_t kernels[] = {
-#define RL_RESAMPLE_H(isa, dt, fn) {isa, dt, fn, NULL, NULL, #fn, NULL, 0, NULL},
-#define RL_RESAMPLE_HPX(isa, dt, fn) {isa, dt, NULL, fn, NULL, #fn, NULL, 0, NULL},
-#define RL_RESAMPLE_HWIN(isa, feature, dt, fn)                                                    \
-    {isa, dt, NULL, NULL, NULL, #fn, fn, offsetof(rl_cpu_features_t, feature), NULL},
-#define RL_RESAMPLE_HPLANE(isa, feature, fn)                                                       \
-    {isa, RL_U8, NULL, NULL, NULL, #fn, NULL, offsetof(rl_cpu_features_t, feature), fn},
-#define RL_RESAMPLE_V(isa, fn) {isa, RL_F32, NULL, NULL, fn, #fn, NULL, 0, NULL},
+#define RL_RESAMPLE_H(isa_, dt_, fn) {.isa = isa_, .dt = dt_, .name = #fn, .h = fn},
+#define RL_RESAMPLE_HPX(isa_, dt_, fn) {.isa = isa_, .dt = dt_, .name = #fn, .hpx = fn},
+#define RL_RESAMPLE_HWIN(isa_, feature_, dt_, fn)                                                  \
+    {.isa = isa_, .dt = dt_, .name = #fn, .feature = offsetof(rl_cpu_features_t, feature_),       \
+     .hwin = fn},
+#define RL_RESAMPLE_HPLANE(isa_, feature_, fn)                                                     \
+    {.isa = isa_, .dt = RL_U8, .name = #fn, .feature = offsetof(rl_cpu_features_t, feature_),     \
+     .hplane = fn},
+#define RL_RESAMPLE_HDOT(isa_, feature_, fn)                                                       \
+    {.isa = isa_, .dt = RL_U8, .name = #fn, .feature = offsetof(rl_cpu_features_t, feature_),     \
+     .hdot = fn},
+#define RL_RESAMPLE_V(isa_, fn) {.isa = isa_, .dt = RL_F32, .name = #fn, .v = fn},
 #include "simd/resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
 #undef RL_RESAMPLE_HWIN
 #undef RL_RESAMPLE_HPLANE
+#undef RL_RESAMPLE_HDOT
 #undef RL_RESAMPLE_V
 };
 
@@ -213,6 +220,45 @@ static void check_hplane(const kernel_t *k, size_t n, size_t taps, size_t cb, si
     tu_free(got), tu_free(want);
 }
 
+/* The fixed-point pass by dot products (kernels.h, rl_resample_hdot_fn) against the scalar
+ * twin on the element tables: a row of iw random pixels of a random pitch (cb to 4 bytes),
+ * exactly sized, each output's taps from a random first pixel on (taps past the row weigh 0
+ * and, in the element tables, read its last pixel), word weights as check_hplane's. */
+static void check_hdot(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t pitch) {
+    const size_t iw = 1 + (size_t)tu_range(&rng, 0, 90), kv = taps <= 16 ? 16 : (taps + 31) / 32 * 32;
+    const size_t stride = iw + kv + (size_t)tu_range(&rng, 0, 20), bytes = (iw - 1) * pitch + cb;
+    const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
+    const int64_t most = (int64_t)(65536 / taps < 32767 ? 65536 / taps : 32767);
+    int32_t *first = tu_alloc(n * sizeof *first + 1), *off = tu_alloc(taps * kstride * 4 + 1);
+    int16_t *wq = tu_alloc(n * kv * sizeof *wq + 1);
+    float *w = tu_alloc(taps * kstride * sizeof *w + 1);
+    uint8_t *planes = tu_alloc(cb * stride), *src = tu_alloc(bytes);
+    memset(wq, 0, n * kv * sizeof *wq);
+    memset(planes, 0, cb * stride);
+    tu_fill_tame(&rng, RL_U8, src, bytes);
+    for (size_t x = 0; x < n; ++x) { /* up to 40 taps */
+        first[x] = (int32_t)tu_range(&rng, 0, (int64_t)iw - 1);
+        for (size_t t = 0; t < taps; ++t) {
+            const size_t px = (size_t)first[x] + t;
+            const int64_t q = px >= iw || tu_chance(&rng, 0.1) ? tu_range(&rng, 0, px < iw)
+                                                               : tu_range(&rng, 0, most);
+            wq[x * kv + t] = (int16_t)(px < iw ? q : 0);
+            for (size_t c = 0; c < cb; ++c) {
+                off[t * kstride + c * n + x] = (int32_t)((px < iw ? px : iw - 1) * pitch + c);
+                w[t * kstride + c * n + x] = (float)wq[x * kv + t] / (float)(1 << RL_RS_FIX_BITS);
+            }
+        }
+    }
+    float *got = tu_alloc((len + 5) * sizeof(float)), *want = tu_alloc((len + 5) * sizeof(float));
+    for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
+    twin_h(RL_U8)(len, taps, kstride, off, w, src, want);
+    k->hdot(n, kv, cb, pitch, iw, stride, first, wq, src, planes, got);
+    CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu pitch=%zu differs", k->name,
+              n, taps, cb, pitch);
+    tu_free(first), tu_free(off), tu_free(wq), tu_free(w), tu_free(planes), tu_free(src);
+    tu_free(got), tu_free(want);
+}
+
 static void check_v(const kernel_t *k, size_t n, size_t taps) {
     float *rows[20], w[20];
     for (size_t t = 0; t < taps; ++t) {
@@ -238,14 +284,17 @@ static void check_kernel(const kernel_t *k) {
         for (size_t cb = 1; cb <= 4; ++cb) check_hwin(k, 1000, 17, cb, (size_t)1 << (cb - 1));
         return;
     }
-    if (k->hplane) { /* every (channels, pitch) with channels <= pitch <= 4 */
+    if (k->hplane || k->hdot) { /* every (channels, pitch) with channels <= pitch <= 4 */
+        void (*check)(const kernel_t *, size_t, size_t, size_t, size_t) =
+            k->hplane ? check_hplane : check_hdot;
         for (size_t n = 0; n <= 80; ++n)
             for (size_t taps = 1; taps <= 20; taps += 1 + n % 3) {
                 const size_t cb = 1 + (n + taps) % 4;
-                check_hplane(k, n, taps, cb, cb + (n / 4) % (5 - cb));
+                check(k, n, taps, cb, cb + (n / 4) % (5 - cb));
             }
         for (size_t cb = 1; cb <= 4; ++cb)
-            for (size_t pitch = cb; pitch <= 4; ++pitch) check_hplane(k, 1000, 17, cb, pitch);
+            for (size_t pitch = cb; pitch <= 4; ++pitch) check(k, 1000, 17, cb, pitch);
+        for (size_t cb = 1; k->hdot && cb <= 4; ++cb) check(k, 100, 40, cb, cb); /* 64 taps */
         return;
     }
     for (size_t n = 0; n <= 80; ++n)
@@ -267,7 +316,8 @@ int main(void) {
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
         const kernel_t *k = &kernels[i];
         if (k->isa > cap) continue;
-        if ((k->hwin || k->hplane) && !*(const bool *)((const char *)rl_cpu_features() + k->feature)) {
+        if ((k->hwin || k->hplane || k->hdot) &&
+            !*(const bool *)((const char *)rl_cpu_features() + k->feature)) {
             printf("%s: skipped (the CPU lacks its feature)\n", k->name);
             continue;
         }

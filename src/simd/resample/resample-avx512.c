@@ -245,3 +245,138 @@ RL_VBMI void rl_u8_resample_hplane__avx512vbmi(RL_RESAMPLE_HPLANE_PARAMS) {
     default: pl_walk(&r, 4, 4); break;
     }
 }
+
+/* The pass in fixed point by dot products over taps (kernels.h, rl_resample_hdot_fn), for
+ * reductions too wide for planes of a block: the row is split into channel planes 64 pixels
+ * at a time (the permutes of the planes above), then each output's run of taps is one
+ * widening load and one vpmaddwd per 32 taps (16: a half register), and the partial sums of
+ * 16 outputs are added across in one tree. The integer sums are exact: no order is kept. */
+
+/* Channel c of the row's iw pixels into plane c, 64 pixels per step; the last step loads and
+ * stores under masks, so no byte past the row is read and the plane's tail stays zero. */
+RL_INLINE RL_VBMI void dot_split(const uint8_t *src, size_t iw, size_t pitch, size_t cb,
+                                 size_t stride, uint8_t *planes) {
+    const size_t bytes = (iw - 1) * pitch + cb;
+    __m512i spread[4];
+    for (size_t c = 0; c < cb; ++c) spread[c] = pl_spread(pitch, c);
+    for (size_t x = 0; x < iw; x += 64) {
+        __m512i v[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                        _mm512_setzero_si512()};
+        for (size_t i = 0; i < pitch; ++i) {
+            const size_t at = x * pitch + 64 * i, left = at < bytes ? bytes - at : 0;
+            v[i] = _mm512_maskz_loadu_epi8(left >= 64 ? ~0ull : (1ull << left) - 1, src + at);
+        }
+        const __mmask64 m = iw - x >= 64 ? ~0ull : (1ull << (iw - x)) - 1;
+        for (size_t c = 0; c < cb; ++c)
+            _mm512_mask_storeu_epi8(planes + c * stride + x, m, pl_plane(v, pitch, spread[c]));
+    }
+}
+
+/* Output x's 16 partial sums: its kv taps of plane p, weighed. */
+RL_INLINE __m512i dot_partial(const uint8_t *p, const int16_t *w, size_t kv) {
+    if (kv == 16)
+        return _mm512_zextsi256_si512(
+            _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p)),
+                              _mm256_loadu_si256((const __m256i *)w)));
+    __m512i acc = _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p)),
+                                    _mm512_loadu_si512(w));
+    for (size_t t = 32; t < kv; t += 32)
+        acc = _mm512_add_epi32(
+            acc, _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p + t))),
+                                   _mm512_loadu_si512(w + t)));
+    return acc;
+}
+
+/* Two vectors' lanes added pairwise across: step 1 of 4 of dot_sum16. */
+#define DOT_FOLD(a, b, lo, hi) _mm512_add_epi32(lo(a, b), hi(a, b))
+#define DOT_LO32(a, b)         _mm512_unpacklo_epi32(a, b)
+#define DOT_HI32(a, b)         _mm512_unpackhi_epi32(a, b)
+#define DOT_LO64(a, b)         _mm512_unpacklo_epi64(a, b)
+#define DOT_HI64(a, b)         _mm512_unpackhi_epi64(a, b)
+#define DOT_EVEN(a, b)         _mm512_shuffle_i32x4(a, b, 0x88)
+#define DOT_ODD(a, b)          _mm512_shuffle_i32x4(a, b, 0xdd)
+
+/* The totals of 16 vectors of partial sums, in order: dwords then qwords of pairs added
+ * (per 128-bit lane k: [a's lane-k sum, b's, c's, d's]), then the 128-bit lanes, twice. */
+RL_INLINE __m512i dot_sum16(const __m512i *p) {
+    __m512i q[8], r[4];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) q[i] = DOT_FOLD(p[2 * i], p[2 * i + 1], DOT_LO32, DOT_HI32);
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) r[i] = DOT_FOLD(q[2 * i], q[2 * i + 1], DOT_LO64, DOT_HI64);
+    const __m512i a = DOT_FOLD(r[0], r[1], DOT_EVEN, DOT_ODD);
+    const __m512i b = DOT_FOLD(r[2], r[3], DOT_EVEN, DOT_ODD);
+    return DOT_FOLD(a, b, DOT_EVEN, DOT_ODD);
+}
+
+/* Outputs x .. x + m - 1 (m <= 16; a constant 16 in whole blocks) of channel c. */
+RL_INLINE void dot_block(const uint8_t *plane, const int32_t *first, const int16_t *wq,
+                         size_t kv, size_t x, size_t m, float *dst) {
+    __m512i part[16];
+#pragma GCC unroll 16
+    for (size_t i = 0; i < 16; ++i)
+        part[i] = i < m ? dot_partial(plane + first[x + i], wq + (x + i) * kv, kv)
+                        : _mm512_setzero_si512();
+    const __m512 unit = _mm512_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
+    _mm512_mask_storeu_ps(dst + x, (__mmask16)((1u << m) - 1),
+                          _mm512_mul_ps(_mm512_cvtepi32_ps(dot_sum16(part)), unit));
+}
+
+/* A whole block of 16 outputs of 16 taps: two outputs per register (their weights lie
+ * together), so half the vectors to add across: dwords, qwords, 128-bit lanes, which leaves
+ * [outputs 0, 2, 4, 6 | 1, 3, 5, 7 | 8, 10, 12, 14 | 9, 11, 13, 15], then one permute. */
+RL_INLINE void dot_block_pairs(const uint8_t *plane, const int32_t *first, const int16_t *wq,
+                               size_t x, float *dst) {
+    __m512i p[8], q[4], r[2];
+#pragma GCC unroll 8
+    for (size_t i = 0; i < 8; ++i) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(plane + first[x + 2 * i]));
+        const __m128i b = _mm_loadu_si128((const __m128i *)(plane + first[x + 2 * i + 1]));
+        const __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+        p[i] = _mm512_madd_epi16(_mm512_cvtepu8_epi16(ab), _mm512_loadu_si512(wq + (x + 2 * i) * 16));
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) q[i] = DOT_FOLD(p[2 * i], p[2 * i + 1], DOT_LO32, DOT_HI32);
+    r[0] = DOT_FOLD(q[0], q[1], DOT_LO64, DOT_HI64);
+    r[1] = DOT_FOLD(q[2], q[3], DOT_LO64, DOT_HI64);
+    const __m512i order = _mm512_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    const __m512i sums = _mm512_permutexvar_epi32(order, DOT_FOLD(r[0], r[1], DOT_EVEN, DOT_ODD));
+    const __m512 unit = _mm512_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
+    _mm512_storeu_ps(dst + x, _mm512_mul_ps(_mm512_cvtepi32_ps(sums), unit));
+}
+
+/* The row with a constant kv. */
+RL_INLINE void dot_walk(const uint8_t *planes, size_t stride, const int32_t *first,
+                        const int16_t *wq, size_t n, size_t kv, size_t cb, float *dst) {
+    for (size_t c = 0; c < cb; ++c) {
+        const uint8_t *plane = planes + c * stride;
+        size_t x = 0;
+        for (; x + 16 <= n; x += 16)
+            if (kv == 16)
+                dot_block_pairs(plane, first, wq, x, dst + c * n);
+            else
+                dot_block(plane, first, wq, kv, x, 16, dst + c * n);
+        if (x < n) dot_block(plane, first, wq, kv, x, n - x, dst + c * n);
+    }
+}
+
+RL_VBMI void rl_u8_resample_hdot__avx512vbmi(RL_RESAMPLE_HDOT_PARAMS) {
+    switch (pitch * 4 + cb - 5) { /* (pitch, cb) with cb <= pitch <= 4, as the planes above */
+    case 0: dot_split(src, iw, 1, 1, stride, planes); break;
+    case 4: dot_split(src, iw, 2, 1, stride, planes); break;
+    case 5: dot_split(src, iw, 2, 2, stride, planes); break;
+    case 8: dot_split(src, iw, 3, 1, stride, planes); break;
+    case 9: dot_split(src, iw, 3, 2, stride, planes); break;
+    case 10: dot_split(src, iw, 3, 3, stride, planes); break;
+    case 12: dot_split(src, iw, 4, 1, stride, planes); break;
+    case 13: dot_split(src, iw, 4, 2, stride, planes); break;
+    case 14: dot_split(src, iw, 4, 3, stride, planes); break;
+    default: dot_split(src, iw, 4, 4, stride, planes); break;
+    }
+    switch (kv) {
+    case 16: dot_walk(planes, stride, first, wq, n, 16, cb, dst); break;
+    case 32: dot_walk(planes, stride, first, wq, n, 32, cb, dst); break;
+    case 64: dot_walk(planes, stride, first, wq, n, 64, cb, dst); break;
+    default: dot_walk(planes, stride, first, wq, n, kv, cb, dst); break;
+    }
+}
