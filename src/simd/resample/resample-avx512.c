@@ -230,20 +230,26 @@ RL_INLINE RL_VBMI void pl_walk(const pl_row_t *r, size_t pitch, size_t cb) {
     if (16 * b < r->n) pl_block(r, spread, b, (__mmask16)((1u << (r->n - 16 * b)) - 1), pitch, cb);
 }
 
+/* call(pitch, cb) with both constants, for the pairs with cb <= pitch <= 4. */
+#define PITCH_CASES(call)                                                                          \
+    switch (pitch * 4 + cb - 5) {                                                                  \
+    case 0: call(1, 1); break;                                                                     \
+    case 4: call(2, 1); break;                                                                     \
+    case 5: call(2, 2); break;                                                                     \
+    case 8: call(3, 1); break;                                                                     \
+    case 9: call(3, 2); break;                                                                     \
+    case 10: call(3, 3); break;                                                                    \
+    case 12: call(4, 1); break;                                                                    \
+    case 13: call(4, 2); break;                                                                    \
+    case 14: call(4, 3); break;                                                                    \
+    default: call(4, 4); break;                                                                    \
+    }
+
 RL_VBMI void rl_u8_resample_hplane__avx512vbmi(RL_RESAMPLE_HPLANE_PARAMS) {
     const pl_row_t r = {n, (n + 15) / 16 * 16, pairs, pitch, base, idx, wq, src, dst};
-    switch (pitch * 4 + cb - 5) { /* (pitch, cb) with cb <= pitch <= 4 */
-    case 0: pl_walk(&r, 1, 1); break;
-    case 4: pl_walk(&r, 2, 1); break;
-    case 5: pl_walk(&r, 2, 2); break;
-    case 8: pl_walk(&r, 3, 1); break;
-    case 9: pl_walk(&r, 3, 2); break;
-    case 10: pl_walk(&r, 3, 3); break;
-    case 12: pl_walk(&r, 4, 1); break;
-    case 13: pl_walk(&r, 4, 2); break;
-    case 14: pl_walk(&r, 4, 3); break;
-    default: pl_walk(&r, 4, 4); break;
-    }
+#define PL_WALK(p, c) pl_walk(&r, p, c)
+    PITCH_CASES(PL_WALK)
+#undef PL_WALK
 }
 
 /* The pass in fixed point by dot products over taps (kernels.h, rl_resample_hdot_fn), for
@@ -252,23 +258,73 @@ RL_VBMI void rl_u8_resample_hplane__avx512vbmi(RL_RESAMPLE_HPLANE_PARAMS) {
  * widening load and one vpmaddwd per 32 taps (16: a half register), and the partial sums of
  * 16 outputs are added across in one tree. The integer sums are exact: no order is kept. */
 
-/* Channel c of the row's iw pixels into plane c, 64 pixels per step; the last step loads and
- * stores under masks, so no byte past the row is read and the plane's tail stays zero. */
-RL_INLINE RL_VBMI void dot_split(const uint8_t *src, size_t iw, size_t pitch, size_t cb,
-                                 size_t stride, uint8_t *planes) {
-    const size_t bytes = (iw - 1) * pitch + cb;
-    __m512i spread[4];
+/* The bytes of pixels x .. x + 63 of the row (64 * pitch of them), under masks at the row's
+ * end (bytes: the row's), so nothing past it is read; zeros stand for the rest. */
+RL_INLINE void dot_load(const uint8_t *src, size_t x, size_t pitch, size_t bytes, __m512i *v) {
+    for (size_t i = 0; i < 4; ++i) {
+        const size_t at = x * pitch + 64 * i, left = at < bytes ? bytes - at : 0;
+        v[i] = i < pitch ? _mm512_maskz_loadu_epi8(left >= 64 ? ~0ull : (1ull << left) - 1, src + at)
+                         : _mm512_setzero_si512();
+    }
+}
+
+/* Channel c of the row's iw pixels into plane c, 64 pixels per step with the planes' byte
+ * permutes; the last step stores under a mask, so the plane's tail stays zero. */
+RL_INLINE RL_VBMI void dot_split_vbmi(const uint8_t *src, size_t iw, size_t pitch, size_t cb,
+                                      size_t stride, uint8_t *planes) {
+    __m512i spread[4], v[4];
     for (size_t c = 0; c < cb; ++c) spread[c] = pl_spread(pitch, c);
     for (size_t x = 0; x < iw; x += 64) {
-        __m512i v[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
-                        _mm512_setzero_si512()};
-        for (size_t i = 0; i < pitch; ++i) {
-            const size_t at = x * pitch + 64 * i, left = at < bytes ? bytes - at : 0;
-            v[i] = _mm512_maskz_loadu_epi8(left >= 64 ? ~0ull : (1ull << left) - 1, src + at);
-        }
+        dot_load(src, x, pitch, (iw - 1) * pitch + cb, v);
         const __mmask64 m = iw - x >= 64 ? ~0ull : (1ull << (iw - x)) - 1;
         for (size_t c = 0; c < cb; ++c)
             _mm512_mask_storeu_epi8(planes + c * stride + x, m, pl_plane(v, pitch, spread[c]));
+    }
+}
+
+/* The same without byte permutes across a register (AVX-512 before VBMI): each 128-bit lane
+ * of q[k] first takes four whole pixels (4k + j .. of them: one dword permute per 16 pixels),
+ * a byte shuffle gathers channel c of those four into dword c, and two dword permutes per
+ * channel collect dword c of every lane. Index vectors: dword i of lane j of q[k] reads source
+ * dword (4k + j) * pitch + i of v[a], a = k * pitch / 4, or of v[a + 1] (indices 16 on). */
+RL_INLINE void bw_planes(const __m512i *v, size_t pitch, size_t cb, __m512i *plane) {
+    if (pitch == 1) {
+        plane[0] = v[0];
+        return;
+    }
+    int32_t at[16];
+    int8_t bytes[16];
+    for (size_t i = 0; i < 16; ++i) /* dword c of a lane: byte c of its four pixels */
+        bytes[i] = i / 4 < pitch ? (int8_t)(i % 4 * pitch + i / 4) : (int8_t)-128;
+    const __m512i gather = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)bytes));
+    __m512i q[4];
+    for (size_t k = 0; k < 4; ++k) {
+        const size_t a = k * pitch / 4;
+        for (size_t i = 0; i < 16; ++i)
+            at[i] = (int32_t)((4 * k + i / 4) * pitch + (i % 4 < pitch ? i % 4 : 0) - 16 * a);
+        const __m512i px = pitch == 4 ? v[k]
+                                      : _mm512_permutex2var_epi32(v[a], _mm512_loadu_si512(at),
+                                                                  v[a + 1 < pitch ? a + 1 : a]);
+        q[k] = _mm512_shuffle_epi8(px, gather);
+    }
+    for (size_t c = 0; c < cb; ++c) {
+        const __m512i pick = _mm512_add_epi32(
+            _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0),
+            _mm512_set1_epi32((int)c));
+        const __m512i lo = _mm512_permutex2var_epi32(q[0], pick, q[1]);
+        const __m512i hi = _mm512_permutex2var_epi32(q[2], pick, q[3]);
+        plane[c] = _mm512_inserti64x4(lo, _mm512_castsi512_si256(hi), 1);
+    }
+}
+
+RL_INLINE void dot_split_bw(const uint8_t *src, size_t iw, size_t pitch, size_t cb, size_t stride,
+                            uint8_t *planes) {
+    __m512i v[4], plane[4];
+    for (size_t x = 0; x < iw; x += 64) {
+        dot_load(src, x, pitch, (iw - 1) * pitch + cb, v);
+        bw_planes(v, pitch, cb, plane);
+        const __mmask64 m = iw - x >= 64 ? ~0ull : (1ull << (iw - x)) - 1;
+        for (size_t c = 0; c < cb; ++c) _mm512_mask_storeu_epi8(planes + c * stride + x, m, plane[c]);
     }
 }
 
@@ -360,23 +416,27 @@ RL_INLINE void dot_walk(const uint8_t *planes, size_t stride, const int32_t *fir
     }
 }
 
-RL_VBMI void rl_u8_resample_hdot__avx512vbmi(RL_RESAMPLE_HDOT_PARAMS) {
-    switch (pitch * 4 + cb - 5) { /* (pitch, cb) with cb <= pitch <= 4, as the planes above */
-    case 0: dot_split(src, iw, 1, 1, stride, planes); break;
-    case 4: dot_split(src, iw, 2, 1, stride, planes); break;
-    case 5: dot_split(src, iw, 2, 2, stride, planes); break;
-    case 8: dot_split(src, iw, 3, 1, stride, planes); break;
-    case 9: dot_split(src, iw, 3, 2, stride, planes); break;
-    case 10: dot_split(src, iw, 3, 3, stride, planes); break;
-    case 12: dot_split(src, iw, 4, 1, stride, planes); break;
-    case 13: dot_split(src, iw, 4, 2, stride, planes); break;
-    case 14: dot_split(src, iw, 4, 3, stride, planes); break;
-    default: dot_split(src, iw, 4, 4, stride, planes); break;
-    }
+/* The dot products of the row's outputs, with a constant kv where it is a common one. */
+RL_INLINE void dot_row(const uint8_t *planes, size_t stride, const int32_t *first,
+                       const int16_t *wq, size_t n, size_t kv, size_t cb, float *dst) {
     switch (kv) {
     case 16: dot_walk(planes, stride, first, wq, n, 16, cb, dst); break;
     case 32: dot_walk(planes, stride, first, wq, n, 32, cb, dst); break;
     case 64: dot_walk(planes, stride, first, wq, n, 64, cb, dst); break;
     default: dot_walk(planes, stride, first, wq, n, kv, cb, dst); break;
     }
+}
+
+RL_VBMI void rl_u8_resample_hdot__avx512vbmi(RL_RESAMPLE_HDOT_PARAMS) {
+#define DOT_SPLIT(p, c) dot_split_vbmi(src, iw, p, c, stride, planes)
+    PITCH_CASES(DOT_SPLIT)
+#undef DOT_SPLIT
+    dot_row(planes, stride, first, wq, n, kv, cb, dst);
+}
+
+void rl_u8_resample_hdot__avx512(RL_RESAMPLE_HDOT_PARAMS) {
+#define DOT_SPLIT(p, c) dot_split_bw(src, iw, p, c, stride, planes)
+    PITCH_CASES(DOT_SPLIT)
+#undef DOT_SPLIT
+    dot_row(planes, stride, first, wq, n, kv, cb, dst);
 }
