@@ -13,7 +13,8 @@
 #   asan     ASan+UBSan build (-DRELAYOUT_SANITIZE=ON, -O1 -g) in build/asan; ctest with leak
 #            detection and halt-on-error; quick start
 #   tsan     ThreadSanitizer build (-DRELAYOUT_TSAN=ON, clang, -O1 -g) in build/tsan; ctest of
-#            the suite once (the thread pool, concurrent execution of one primitive)
+#            the suite once (the thread pool, concurrent execution of one primitive), without
+#            the single-threaded kernel tests
 #   fuzz     tests/fuzz/run.sh 30: the libFuzzer targets (clang, -DRELAYOUT_FUZZ=ON, ASan+UBSan)
 #            in build/fuzz, 30 s each on a copy of their seed corpus
 #   install  tests/install/check.sh on build/gcc (CMake package, pkg-config, static linking)
@@ -126,7 +127,8 @@ stage_tsan() {
         "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" -DRELAYOUT_TSAN=ON
     export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
     say "TSAN_OPTIONS=$TSAN_OPTIONS"
-    run ctest --test-dir build/tsan --output-on-failure -j"$jobs" --no-tests=error -LE isa
+    # the kernel tests run on one thread: nothing there for TSan, and they are its slowest
+    run ctest --test-dir build/tsan --output-on-failure -j"$jobs" --no-tests=error -LE 'isa|kernels'
 }
 
 stage_fuzz() {
