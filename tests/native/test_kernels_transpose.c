@@ -249,6 +249,7 @@ static void planner_shapes(const kernel_t *k) {
         {1024, 70, 0, 0},
         {2048, 37, 0, 0},
         {513, 131, 2048, 4096}, /* and source strides */
+        {256, 200, 4096, 1024}, /* ab -> ba 1024 x 4096's tiles: wide column blocks */
         {256, 256, 0, 0},
     };
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
