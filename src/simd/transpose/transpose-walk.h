@@ -293,6 +293,22 @@ RL_INLINE void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds
     interleave(true, k, n, s, d, ds, nb, sb, db);
 }
 
+#if RL_LINE_TILES
+/* A problem of at most half a strip (rows <= TILE_R / 2) without the walk around it, whose
+ * setup would cost as much as the tiles of a small one (goihw -> Goihw8g: 120 problems of
+ * 8 x 25 per call): half line tiles along it, the last columns through tile_part. (Full
+ * strips measured no faster alone: their walk is one strip too.) */
+RL_INLINE void half_strip_alone(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d,
+                                size_t ds) {
+    size_t j = 0;
+    if (rows == TILE_R / 2) /* a constant row count: no test per row */
+        for (; j + TILE_C <= cols; j += TILE_C)
+            tile_rows(true, s + j * ES, ss, d + j * ds, ds, TILE_R / 2, false);
+    for (; j < cols; j += TILE_C)
+        tile_part(s + j * ES, ss, d + j * ds, ds, rows, cols - j < TILE_C ? cols - j : TILE_C);
+}
+#endif
+
 /* One problem: 1-row and 1-column problems are strided copies, register tiles the rest (with
  * streaming stores when `stream` is set and the file has them); then what is left of the pad. A
  * pad that fill tiles can write with the data goes to the tiles whatever the shape (nchw ->
@@ -336,6 +352,14 @@ RL_INLINE void transpose_any(size_t n, size_t rows, size_t cols, const void *src
             zero_rows(cols, d + (ptrdiff_t)b * dst_step + rows * ES, dst_stride, pad * ES);
         return;
     }
+#if RL_LINE_TILES
+    if (rows > 1 && rows <= TILE_R / 2 && cols > 1 && pad == 0 && !stream) {
+        for (size_t b = 0; b < n; ++b)
+            half_strip_alone(rows, cols, s + (ptrdiff_t)b * src_step, src_stride,
+                             d + (ptrdiff_t)b * dst_step, dst_stride);
+        return;
+    }
+#endif
     /* Problems within one partial register tile (oihw -> IOhw16o16i: 16 x 9 per output
      * channel) are the tile walk's single tile_part each, without the walk around it. */
     if (rows <= TILE_R && cols <= TILE_C && (rows < TILE_R || cols < TILE_C) && rows > 1 &&
