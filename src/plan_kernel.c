@@ -288,6 +288,14 @@ static bool copies_runs(const rl_plan_region_t *r, const rl_plan_t *p) {
            r->node[r->nnodes - 1].n * (rl_dim_t)p->src_es <= RUNS_MAX_BYTES;
 }
 
+/* Runs of a cache line or less copy in source order where that pays (reads_in_source_order):
+ * hwio -> OIhw16i16o reads each pixel's 1 KiB of output channels front to back instead of
+ * one line of it per block of 16. */
+static rl_plan_kernel_t runs_in_order(rl_plan_region_t *r, const rl_plan_t *p) {
+    if (r->node[r->nnodes - 1].n * (rl_dim_t)p->src_es <= 64) reads_in_source_order(r);
+    return RL_PK_RUNS;
+}
+
 /* Whether the n-element runs of one side of a transpose are short and ragged: under two
  * cache lines and not whole ones, so that a register tile over them alone is mostly masked
  * (oihw -> OIhw16i16o: 9 pixels a run, a 16 x 9 tile of a 16 x 16 register tile). */
@@ -327,7 +335,7 @@ static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, cons
     if (k == RL_PK_TRANSPOSE_CVT && narrows(r, p, e)) return RL_PK_CVT_TRANSPOSE;
     if (k == RL_PK_CVT) converts_in_source_order(r, p);
     if (k == RL_PK_COPY && copies_lines(r, p)) return RL_PK_LINES;
-    if (k == RL_PK_COPY && copies_runs(r, p)) return RL_PK_RUNS;
+    if (k == RL_PK_COPY && copies_runs(r, p)) return runs_in_order(r, p);
     if (k == RL_PK_TRANSPOSE || k == RL_PK_TRANSPOSE_CVT) return stages_runs(r, p, k);
     return k;
 }
