@@ -257,26 +257,27 @@ static bool reads_in_source_order(rl_plan_region_t *r) {
     return true;
 }
 
+/* Copies and conversions of source runs of a cache line or less go in source order where
+ * that pays (reads_in_source_order), whichever kernel then moves them: the line copies
+ * (nhwc -> nChw16c f32), the run copies (hwio -> OIhw16i16o: each pixel's 1 KiB of output
+ * channels front to back, spread over the 16 blocks), the conversions (f32 -> bf16: a tile
+ * of whole pixels converts as one contiguous run into the stage and spreads into the
+ * blocks' planes, instead of a gather of one line per pixel). */
+static void short_runs_in_source_order(rl_plan_region_t *r, const rl_plan_t *p) {
+    const int last = r->nnodes - 1;
+    if (last >= 1 && r->node[last].n * (rl_dim_t)p->src_es <= 64) reads_in_source_order(r);
+}
+
 /* Pure copies of 64-byte runs (a whole cache line each: nhwc <-> nChw16c f32) past the
  * streaming size (p->lines set) run through the line-copy kernel, one call per work item, so
- * its streaming stores are fenced once per item rather than per run; in source order where
- * that pays (reads_in_source_order). Returns whether r copies lines. */
-static bool copies_lines(rl_plan_region_t *r, const rl_plan_t *p) {
+ * its streaming stores are fenced once per item rather than per run. Returns whether r
+ * copies lines. */
+static bool copies_lines(const rl_plan_region_t *r, const rl_plan_t *p) {
     const int last = r->nnodes - 1;
     if (!p->lines.fn || last < 1 || r->node[last].n * (rl_dim_t)p->src_es != 64) return false;
     for (int k = 0; k < last; ++k)
         if (r->node[k].s[0] <= 0 || r->node[k].s[1] <= 0) return false;
-    reads_in_source_order(r);
     return true;
-}
-
-/* Conversions of source runs of a cache line or less (nhwc -> nChw16c f32 -> bf16) read in
- * source order where that pays (reads_in_source_order): a tile is then whole pixels, which
- * convert as one contiguous run into the stage and spread into the destination planes
- * (plan_cvt.c), instead of a gather of one line per pixel. */
-static void converts_in_source_order(rl_plan_region_t *r, const rl_plan_t *p) {
-    const int last = r->nnodes - 1;
-    if (last >= 1 && r->node[last].n * (rl_dim_t)p->src_es <= 64) reads_in_source_order(r);
 }
 
 /* Pure copies of short runs (K0 of at most RUNS_MAX_BYTES) with nodes around them to batch
@@ -286,14 +287,6 @@ static void converts_in_source_order(rl_plan_region_t *r, const rl_plan_t *p) {
 static bool copies_runs(const rl_plan_region_t *r, const rl_plan_t *p) {
     return p->runs.fn && r->nnodes >= 2 &&
            r->node[r->nnodes - 1].n * (rl_dim_t)p->src_es <= RUNS_MAX_BYTES;
-}
-
-/* Runs of a cache line or less copy in source order where that pays (reads_in_source_order):
- * hwio -> OIhw16i16o reads each pixel's 1 KiB of output channels front to back instead of
- * one line of it per block of 16. */
-static rl_plan_kernel_t runs_in_order(rl_plan_region_t *r, const rl_plan_t *p) {
-    if (r->node[r->nnodes - 1].n * (rl_dim_t)p->src_es <= 64) reads_in_source_order(r);
-    return RL_PK_RUNS;
 }
 
 /* Whether the n-element runs of one side of a transpose are short and ragged: under two
@@ -333,9 +326,9 @@ static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, cons
     if (p->convert) k = converting(k);
     if (k == RL_PK_TRANSPOSE_CVT && unzips(r, p, e)) return RL_PK_UNZIP;
     if (k == RL_PK_TRANSPOSE_CVT && narrows(r, p, e)) return RL_PK_CVT_TRANSPOSE;
-    if (k == RL_PK_CVT) converts_in_source_order(r, p);
+    if (k == RL_PK_COPY || k == RL_PK_CVT) short_runs_in_source_order(r, p);
     if (k == RL_PK_COPY && copies_lines(r, p)) return RL_PK_LINES;
-    if (k == RL_PK_COPY && copies_runs(r, p)) return runs_in_order(r, p);
+    if (k == RL_PK_COPY && copies_runs(r, p)) return RL_PK_RUNS;
     if (k == RL_PK_TRANSPOSE || k == RL_PK_TRANSPOSE_CVT) return stages_runs(r, p, k);
     return k;
 }
