@@ -323,6 +323,11 @@ static void move_runs(const rl_plan_job_t *job, const char *from, char *to, shap
         move_runs(job, from, to, blocks, g.rows * bytes, outer, g.rows * bytes, spread);
         return;
     }
+    if (job->p->runs.fn && outer < row) { /* the smaller step apart innermost: the runs of
+                                             consecutive blocks (nhwc -> nChw8c: pixels) in order */
+        job->p->runs.fn((size_t)g.rows, (size_t)g.outer, (size_t)bytes, from, fr, fo, to, tr, to_o);
+        return;
+    }
     if (job->p->runs.fn) {
         job->p->runs.fn((size_t)g.outer, (size_t)g.rows, (size_t)bytes, from, fo, fr, to, to_o, tr);
         return;

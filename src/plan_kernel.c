@@ -237,26 +237,47 @@ static bool narrows(const rl_plan_region_t *r, const rl_plan_t *p, const rl_prob
     return r->node[last].s[0] == n1 && n1 <= cap / line && n1 * (rl_dim_t)p->src_es >= 64;
 }
 
-/* Pure copies of 64-byte runs (a whole cache line each: nhwc <-> nChw16c f32) past the
- * streaming size (p->lines set) run through the line-copy kernel, one call per work item, so
- * its streaming stores are fenced once per item rather than per run. Where the run after K0
- * in the source belongs to a node of few runs (nhwc -> nChw16c: the next 16 channels), the
- * region runs in source order: the outer nodes sorted by source stride, that node K1 and the
- * next K2 (the pixels). A work item then reads its source front to back and writes one line
- * to each of K1's destination planes per step; in destination order the reads stride 1 KiB
- * and the caches refetch them. With thousands of destination streams (nChw16c -> nhwc, where
- * K1 would be the pixels) every line would land on another DRAM page: destination order,
- * reading 16 streams, stays. Returns whether r copies lines (then in that order). */
-static bool copies_lines(rl_plan_region_t *r, const rl_plan_t *p) {
+/* Whether the run after K0 in the source belongs to an outer node of few runs (nhwc ->
+ * nChw16c: the next 16 channels), all outer strides positive; then the outer nodes are
+ * sorted by source stride, that node K1 and the next K2 (the pixels). A work item then reads
+ * its source front to back and writes a piece of each of K1's destination planes per step;
+ * in destination order the reads stride 1 KiB, a line or less of each, and the caches
+ * refetch them. With thousands of destination streams (nChw16c -> nhwc, where K1 would be
+ * the pixels) every line would land on another DRAM page: destination order, reading 16
+ * streams, stays. */
+static bool reads_in_source_order(rl_plan_region_t *r) {
     const int last = r->nnodes - 1;
-    if (!p->lines.fn || last < 1 || r->node[last].n * (rl_dim_t)p->src_es != 64) return false;
-    bool ok = true, adjacent = false;
+    bool positive = true, adjacent = false;
     for (int k = 0; k < last; ++k) {
-        ok &= r->node[k].s[0] > 0 && r->node[k].s[1] > 0;
+        positive &= r->node[k].s[0] > 0 && r->node[k].s[1] > 0;
         adjacent |= r->node[k].s[0] == r->node[last].n && r->node[k].n <= MAX_LINE_STREAMS;
     }
-    if (ok && adjacent) rl_plan_sort_by_stride(r->node, last, 0); /* source order, K0 last */
-    return ok;
+    if (!positive || !adjacent) return false;
+    rl_plan_sort_by_stride(r->node, last, 0); /* source order, K0 last */
+    return true;
+}
+
+/* Copies and conversions of source runs of a cache line or less go in source order where
+ * that pays (reads_in_source_order), whichever kernel then moves them: the line copies
+ * (nhwc -> nChw16c f32), the run copies (hwio -> OIhw16i16o: each pixel's 1 KiB of output
+ * channels front to back, spread over the 16 blocks), the conversions (f32 -> bf16: a tile
+ * of whole pixels converts as one contiguous run into the stage and spreads into the
+ * blocks' planes, instead of a gather of one line per pixel). */
+static void short_runs_in_source_order(rl_plan_region_t *r, const rl_plan_t *p) {
+    const int last = r->nnodes - 1;
+    if (last >= 1 && r->node[last].n * (rl_dim_t)p->src_es <= 64) reads_in_source_order(r);
+}
+
+/* Pure copies of 64-byte runs (a whole cache line each: nhwc <-> nChw16c f32) past the
+ * streaming size (p->lines set) run through the line-copy kernel, one call per work item, so
+ * its streaming stores are fenced once per item rather than per run. Returns whether r
+ * copies lines. */
+static bool copies_lines(const rl_plan_region_t *r, const rl_plan_t *p) {
+    const int last = r->nnodes - 1;
+    if (!p->lines.fn || last < 1 || r->node[last].n * (rl_dim_t)p->src_es != 64) return false;
+    for (int k = 0; k < last; ++k)
+        if (r->node[k].s[0] <= 0 || r->node[k].s[1] <= 0) return false;
+    return true;
 }
 
 /* Pure copies of short runs (K0 of at most RUNS_MAX_BYTES) with nodes around them to batch
@@ -305,6 +326,7 @@ static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, cons
     if (p->convert) k = converting(k);
     if (k == RL_PK_TRANSPOSE_CVT && unzips(r, p, e)) return RL_PK_UNZIP;
     if (k == RL_PK_TRANSPOSE_CVT && narrows(r, p, e)) return RL_PK_CVT_TRANSPOSE;
+    if (k == RL_PK_COPY || k == RL_PK_CVT) short_runs_in_source_order(r, p);
     if (k == RL_PK_COPY && copies_lines(r, p)) return RL_PK_LINES;
     if (k == RL_PK_COPY && copies_runs(r, p)) return RL_PK_RUNS;
     if (k == RL_PK_TRANSPOSE || k == RL_PK_TRANSPOSE_CVT) return stages_runs(r, p, k);

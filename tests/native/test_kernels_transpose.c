@@ -249,6 +249,7 @@ static void planner_shapes(const kernel_t *k) {
         {1024, 70, 0, 0},
         {2048, 37, 0, 0},
         {513, 131, 2048, 4096}, /* and source strides */
+        {256, 200, 4096, 1024}, /* ab -> ba 1024 x 4096's tiles: wide column blocks */
         {256, 256, 0, 0},
     };
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
@@ -285,7 +286,7 @@ static void zero_shapes(const kernel_t *k) {
  * unrolled code), tiles and copies, with and without zeros; problems back to back or with
  * gaps (in bytes, odd ones too). An nhwc shuffle of 116 channels is 784 problems of 2 x 58. */
 static void batch_shapes(const kernel_t *k) {
-    static const size_t dims[] = {1, 2, 3, 4, 5, 15, 16, 17, 58};
+    static const size_t dims[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 25, 58};
     static const size_t counts[] = {2, 3, 7, 33};
     const size_t nd = sizeof(dims) / sizeof(dims[0]), es = (size_t)k->bits / 8;
     for (size_t a = 0; a < nd; ++a)
@@ -304,6 +305,8 @@ static void batch_shapes(const kernel_t *k) {
             }
     check_batch(k, 784, 2, 58, 58 * es, 2 * es, 0, 0, 0, ON_HEAP_ODD, AT_PAGE_END);
     check_batch(k, 784, 58, 2, 2 * es, 58 * es, 0, 0, 0, AT_PAGE_END, AT_PAGE_START);
+    /* goihw -> Goihw8g 960 x 5 x 5: 120 problems of 8 x 25, each a half strip alone */
+    check_batch(k, 120, 8, 25, 25 * es, 8 * es, 0, 0, 0, ON_HEAP_ODD, AT_PAGE_END);
 }
 
 /* Random shapes up to 600 x 600, random padding (in elements or, rarely, in bytes). */

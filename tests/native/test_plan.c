@@ -120,22 +120,24 @@ int main(void) {
     /* source runs under a cache line (an RGB pixel's 3 channels) stay transpose-first */
     reorder_case("f32:nhwc:1x3x4x5", "u8:nchw:1x3x4x5",
                  "\n  [0] transpose+cvt off=0/0 nodes(n:src/dst) 3:1/20 20:3/1");
-    /* 8c -> 16c: C cut at 16 and 8 (the chain 1 | 8 | 16); the 8-blocks copy contiguously */
+    /* 8c -> 16c: C cut at 16 and 8 (the chain 1 | 8 | 16); the 8-blocks copy contiguously,
+     * here in source order (the next run is the next of only 4 pixels) */
     reorder_case("f32:nChw8c:1x32x2x2", "f32:nChw16c:1x32x2x2",
-                 "\n  [0] runs off=0/0 nodes(n:src/dst) 2:64/64 4:8/16 2:32/8 8:1/1");
-    /* nhwc -> nChw16c: rows of 16 contiguous channels */
+                 "\n  [0] runs off=0/0 nodes(n:src/dst) 2:64/64 2:32/8 4:8/16 8:1/1");
+    /* nhwc -> nChw16c: rows of 16 contiguous channels, in source order (K1 the next 16
+     * channels, K2 the pixels) */
     reorder_case("f32:nhwc:2x32x3x3", "f32:nChw16c:2x32x3x3",
-                 "\n  [0] runs off=0/0 nodes(n:src/dst) 2:288/288 2:16/144 9:32/16 16:1/1");
+                 "\n  [0] runs off=0/0 nodes(n:src/dst) 2:288/288 9:32/16 2:16/144 16:1/1");
     /* ... and past the streaming size (rl_cpu_stream_threshold, here for caches under 800
-     * MiB), in source order through the line-copy kernel where the ISA has a streaming one
-     * (else, as in wasm, the run-copy kernel):
+     * MiB) through the line-copy kernel where the ISA has a streaming one (else, as in wasm,
+     * the run-copy kernel), in source order either way:
      * K1 the next 16 channels, K2 the pixels */
     reorder_case("f32:nhwc:64x256x56x56", "f32:nChw16c:64x256x56x56",
                  rl_kernel_table(rl_cpu_isa_effective())->lines.isa != RL_ISA_SCALAR
                      ? "\n  [0] lines off=0/0 nodes(n:src/dst) 64:802816/802816 3136:256/16 "
                        "16:16/50176 16:1/1"
-                     : "\n  [0] runs off=0/0 nodes(n:src/dst) 64:802816/802816 16:16/50176 "
-                       "3136:256/16 16:1/1");
+                     : "\n  [0] runs off=0/0 nodes(n:src/dst) 64:802816/802816 3136:256/16 "
+                       "16:16/50176 16:1/1");
     /* the way back has thousands of destination streams in source order: destination order,
      * still the line-copy kernel (one fence per work item) */
     reorder_case("f32:nChw16c:64x256x56x56", "f32:nhwc:64x256x56x56",
@@ -166,7 +168,7 @@ int main(void) {
                  "\n  [0] transpose off=3/5 nodes(n:src/dst) 4:1/4 4:4/1");
 
     /* shuffles (group_size G): dst channel a*(C/G) + r reads src channel r*G + a */
-    shuffle_case("f32:nchw:2x8x3x3", 1, 4, "\n  [0] runs off=0/0 nodes(n:src/dst) 2:72/72 4:9/18 2:36/9 9:1/1");
+    shuffle_case("f32:nchw:2x8x3x3", 1, 4, "\n  [0] runs off=0/0 nodes(n:src/dst) 2:72/72 2:36/9 4:9/18 9:1/1");
     shuffle_case("f32:nhwc:2x64x3x3", 1, 4,
                  "\n  [0] transpose off=0/0 nodes(n:src/dst) 18:64/64 4:1/16 16:4/1");
     /* tiles under 64 elements use an index table over the dst-contiguous nodes instead:

@@ -48,19 +48,25 @@ static void zero_rows(size_t n, uint8_t *d, size_t ds, size_t bytes) {
     for (size_t j = 0; j < n; ++j) memset(d + j * ds, 0, bytes);
 }
 
+#ifndef RL_LINE_TILES
+#define RL_LINE_TILES 0
+#endif
+
 /* Source columns per block: few enough that the destination rows of one block do not
- * share cache sets when ds is a large power of two. */
-static size_t block_cols(size_t ss, size_t ds) {
+ * share cache sets when ds is a large power of two, where tiles write part of a line. Line
+ * tiles write each destination line whole, so a conflict costs no refetch: unless they
+ * stream, their blocks read at least 4 lines of each source row per strip, which keeps a
+ * row's reads sequential instead of one line per row per sweep of all rows (ab -> ba f32
+ * 1024 x 4096: 256 rows 16 KiB apart, more page streams than the prefetchers track).
+ * Streaming walks keep the narrow blocks: they prefetch their rows' next block themselves. */
+static size_t block_cols(size_t ss, size_t ds, bool stream) {
     const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
     const size_t sets = low >= 4096 ? 1 : 4096 / (low < 64 ? 64 : low);
     size_t bj = sets >= 16 ? 256 : 8 * sets;
     if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
+    if (RL_LINE_TILES && !stream && bj < 256 / ES) bj = 256 / ES;
     return bj < TILE_C ? TILE_C : bj;
 }
-
-#ifndef RL_LINE_TILES
-#define RL_LINE_TILES 0
-#endif
 
 /* Zeros of the pad the last strip (nr < TILE_R rows) writes with its data: enough to make it
  * a whole tile or a whole half tile of line tiles, else none. */
@@ -114,10 +120,10 @@ static void fill_strip(size_t nr, size_t fill, size_t full, size_t rest, const u
  * sweep's loops keep their registers, away from the kernel's zip and unzip. */
 static __attribute__((noinline)) size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss,
                                               uint8_t *d, size_t ds, size_t pad, bool stream) {
-    const size_t bj = block_cols(ss, ds), fill = strip_fill(rows, pad);
     /* whole, aligned lines only: 64-byte rows, or 32-byte rows packed back to back (rows <= 8,
      * nchw -> nChw8c), where a half tile writes 512 contiguous bytes, 8 whole lines */
     stream = stream && (uintptr_t)d % 64 == 0 && (ds % 64 == 0 || ds == 32);
+    const size_t bj = block_cols(ss, ds, stream), fill = strip_fill(rows, pad);
     /* Streamed rows on pages of their own, more of them than the hardware prefetchers track
      * (nchw -> nhwc: 256 planes, 128 bytes of each per block): each strip prefetches its rows'
      * part of the next block, which the sweep reaches after all the other rows. */
@@ -189,7 +195,7 @@ static __attribute__((noinline)) size_t tiles(size_t rows, size_t cols, const ui
                           cols - j < TILE_C ? cols - j : TILE_C);
         return 0;
     }
-    const size_t bj = block_cols(ss, ds);
+    const size_t bj = block_cols(ss, ds, false);
     for (size_t j0 = 0; j0 < cols; j0 += bj) {
         const size_t je = cols - j0 < bj ? cols : j0 + bj;
         size_t i = 0;
@@ -287,6 +293,22 @@ RL_INLINE void unzip(size_t k, size_t n, const uint8_t *s, uint8_t *d, size_t ds
     interleave(true, k, n, s, d, ds, nb, sb, db);
 }
 
+#if RL_LINE_TILES
+/* A problem of at most half a strip (rows <= TILE_R / 2) without the walk around it, whose
+ * setup would cost as much as the tiles of a small one (goihw -> Goihw8g: 120 problems of
+ * 8 x 25 per call): half line tiles along it, the last columns through tile_part. (Full
+ * strips measured no faster alone: their walk is one strip too.) */
+RL_INLINE void half_strip_alone(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d,
+                                size_t ds) {
+    size_t j = 0;
+    if (rows == TILE_R / 2) /* a constant row count: no test per row */
+        for (; j + TILE_C <= cols; j += TILE_C)
+            tile_rows(true, s + j * ES, ss, d + j * ds, ds, TILE_R / 2, false);
+    for (; j < cols; j += TILE_C)
+        tile_part(s + j * ES, ss, d + j * ds, ds, rows, cols - j < TILE_C ? cols - j : TILE_C);
+}
+#endif
+
 /* One problem: 1-row and 1-column problems are strided copies, register tiles the rest (with
  * streaming stores when `stream` is set and the file has them); then what is left of the pad. A
  * pad that fill tiles can write with the data goes to the tiles whatever the shape (nchw ->
@@ -330,6 +352,14 @@ RL_INLINE void transpose_any(size_t n, size_t rows, size_t cols, const void *src
             zero_rows(cols, d + (ptrdiff_t)b * dst_step + rows * ES, dst_stride, pad * ES);
         return;
     }
+#if RL_LINE_TILES
+    if (rows > 1 && rows <= TILE_R / 2 && cols > 1 && pad == 0 && !stream) {
+        for (size_t b = 0; b < n; ++b)
+            half_strip_alone(rows, cols, s + (ptrdiff_t)b * src_step, src_stride,
+                             d + (ptrdiff_t)b * dst_step, dst_stride);
+        return;
+    }
+#endif
     /* Problems within one partial register tile (oihw -> IOhw16o16i: 16 x 9 per output
      * channel) are the tile walk's single tile_part each, without the walk around it. */
     if (rows <= TILE_R && cols <= TILE_C && (rows < TILE_R || cols < TILE_C) && rows > 1 &&

@@ -44,21 +44,17 @@ RL_INLINE void tile_half_cols(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
     store_half_cols(r, d, ds, sm, nc);
 }
 
-/* The same as the 16 x 16 tile for the first nr <= 16 rows and nc <= 16 columns only (masked:
- * rows past nr are never read, destination elements past nr never written). */
-static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
-                                                size_t nr, size_t nc) {
-    if (nc <= 8) {
-        tile_half_cols(s, ss, d, ds, nr, nc);
-        return;
+/* The 8 x 16 half tile in r[8] (source rows) -> its 16 columns, 8 elements each: column
+ * 4 L + q in 256-bit half L % 2 of x[q] (L < 2) or of y[q] (L >= 2). */
+RL_INLINE void half_rows_to_cols(__m512i r[8], __m512i x[4], __m512i y[4]) {
+    transpose_4x4_lanes(r, 2);
+    /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
+    const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    for (int q = 0; q < 4; ++q) {
+        x[q] = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
+        y[q] = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
     }
-    const __mmask16 lm = (__mmask16)((1u << nc) - 1), sm = (__mmask16)((1u << nr) - 1);
-    __m512i r[16];
-    for (size_t i = 0; i < 16; ++i) /* no load at all past nr: even an all-masked load of an
-                                       unmapped page costs a microcode assist (1x30: 20x) */
-        r[i] = i < nr ? _mm512_maskz_loadu_epi32(lm, s + i * ss) : _mm512_setzero_si512();
-    transpose_16x16(r);
-    for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi32(d + k * ds, sm, r[k]);
 }
 
 /* Source rows 0..7 x columns 0..15 at s -> destination rows 0..15 x columns 0..7 at d (32-byte
@@ -73,18 +69,10 @@ RL_INLINE void store_half(uint8_t *p, __m256i v, bool stream) {
 }
 RL_INLINE void tile_half_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
                               bool stream) {
-    __m512i r[8];
+    __m512i r[8], x[4], y[4];
     for (size_t i = 0; i < 8; ++i)
         r[i] = i < nr ? _mm512_loadu_si512(s + i * ss) : _mm512_setzero_si512();
-    transpose_4x4_lanes(r, 2);
-    /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
-    const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-    const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
-    __m512i x[4], y[4];
-    for (int q = 0; q < 4; ++q) {
-        x[q] = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
-        y[q] = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
-    }
+    half_rows_to_cols(r, x, y);
     if (ds == 32) { /* rows back to back: 8 whole lines, two rows (x[2p], x[2p + 1]) each */
         for (int p = 0; p < 2; ++p) {
             const __m512i x0 = x[2 * p], x1 = x[2 * p + 1], y0 = y[2 * p], y1 = y[2 * p + 1];
@@ -102,6 +90,51 @@ RL_INLINE void tile_half_rows(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
         store_half(d + (12 + q) * ds, _mm512_extracti64x4_epi64(y[q], 1), stream);
     }
 }
+
+/* tile_half_rows for the first nr <= 8 rows and nc <= 16 columns, masked as tile_part: a third
+ * of the 16 x 16 tile's shuffles (goihw -> Goihw8g: 8 groups of 25 weights, a whole and a
+ * 9-column half tile each). */
+RL_INLINE void tile_half_rows_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
+                                   size_t nc) {
+    const __mmask16 lm = (__mmask16)((1u << nc) - 1);
+    const __mmask8 sm = (__mmask8)((1u << nr) - 1);
+    __m512i r[8], x[4], y[4];
+    for (size_t i = 0; i < 8; ++i)
+        r[i] = i < nr ? _mm512_maskz_loadu_epi32(lm, s + i * ss) : _mm512_setzero_si512();
+    half_rows_to_cols(r, x, y);
+    for (size_t q = 0; q < 4; ++q) {
+        const __m512i v[2] = {x[q], y[q]};
+        for (size_t h = 0; h < 4; ++h) { /* destination row 4 h + q */
+            const size_t k = 4 * h + q;
+            if (k >= nc) continue;
+            const __m512i w = v[h / 2];
+            const __m256i c = h % 2 ? _mm512_extracti64x4_epi64(w, 1) : _mm512_castsi512_si256(w);
+            _mm256_mask_storeu_epi32(d + k * ds, sm, c);
+        }
+    }
+}
+
+/* The same as the 16 x 16 tile for the first nr <= 16 rows and nc <= 16 columns only (masked:
+ * rows past nr are never read, destination elements past nr never written). */
+static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
+                                                size_t nr, size_t nc) {
+    if (nc <= 8) {
+        tile_half_cols(s, ss, d, ds, nr, nc);
+        return;
+    }
+    if (nr <= 8) {
+        tile_half_rows_part(s, ss, d, ds, nr, nc);
+        return;
+    }
+    const __mmask16 lm = (__mmask16)((1u << nc) - 1), sm = (__mmask16)((1u << nr) - 1);
+    __m512i r[16];
+    for (size_t i = 0; i < 16; ++i) /* no load at all past nr: even an all-masked load of an
+                                       unmapped page costs a microcode assist (1x30: 20x) */
+        r[i] = i < nr ? _mm512_maskz_loadu_epi32(lm, s + i * ss) : _mm512_setzero_si512();
+    transpose_16x16(r);
+    for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi32(d + k * ds, sm, r[k]);
+}
+
 /* The walk's line tiles (transpose-walk.h): whole tiles and half tiles, streamed and filled. */
 #define RL_LINE_TILES 1
 RL_INLINE void tile_rows(bool half, const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr,
