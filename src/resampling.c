@@ -299,8 +299,9 @@ static bool choose_vfirst(rl_resampling_t *rs) {
 /* Whether the W weights go to fixed point (kernels.h, RL_RS_FIX_BITS): filters that average
  * (LINEAR_ANTIALIAS, AREA; their references, Pillow and OpenCV, round their own weights) of a
  * u8 source a horizontal-first pass reads by pixels. Each horizontal sum is then exact, so
- * the integer pass through planes (htab_planes) and every f32 path give the same bits. The
- * choice follows the problem alone, never the ISA; the weights move by at most 2^-15. */
+ * the integer passes (htab_planes, htab_dots) and every f32 path give the same bits. The
+ * choice follows the problem alone, never the ISA; each weight moves by at most 2^-14 (each
+ * partial sum by at most 2^-15). */
 static bool fixed_point(rl_resampling_t *rs, rl_data_type_t sdt) {
     const bool averages =
         rs->alg == RL_RESAMPLING_LINEAR_ANTIALIAS || rs->alg == RL_RESAMPLING_AREA;
@@ -446,6 +447,12 @@ static rl_status_t htab_windows(const rl_resampling_t *rs, rl_rs_htab_t *t) {
     return RL_SUCCESS;
 }
 
+/* Tap `tap`'s weight of output x (fixed point: a whole number of 2^-RL_RS_FIX_BITS units up to
+ * 2^RL_RS_FIX_BITS, so the product is exact) in those units, as the integer passes take it. */
+static int32_t fixed_weight(const rl_rs_htab_t *t, int tap, rl_dim_t x) {
+    return (int32_t)(t->w[tap * t->len + x] * (float)(1 << RL_RS_FIX_BITS));
+}
+
 /* Planes of the pass in fixed point (kernels.h, rl_resample_hplane_fn): the first source pixel
  * of block b's taps that count, or -1 where they span more than a plane's 64 pixels. */
 #define RS_PLANE_PIXELS 64
@@ -470,8 +477,7 @@ static void plane_tap(rl_rs_htab_t *t, rl_dim_t ow, int tap, rl_dim_t x, int32_t
     uint8_t *word = t->pidx + (b * pairs + p) * 4 * RS_WIN_LANES + x % RS_WIN_LANES * 4;
     word[2 * (tap % 2)] = (uint8_t)(t->poff[tap * ow + x] / pitch - first);
     if (tap % 2 == 0) word[2] = word[0];
-    const int32_t q = (int32_t)(t->w[tap * t->len + x] * (float)(1 << RL_RS_FIX_BITS)); /* exact */
-    t->wq[p * n16 + x] |= (int32_t)((uint32_t)q << (16 * (tap % 2)));
+    t->wq[p * n16 + x] |= (int32_t)((uint32_t)fixed_weight(t, tap, x) << (16 * (tap % 2)));
 }
 
 /* The planes of a group's tables where the kernel through them stands for the passes by
@@ -482,23 +488,31 @@ static rl_status_t htab_planes(const rl_resampling_t *rs, rl_rs_htab_t *t) {
     if (!rs->fixed || rs->hplane == NULL || t->poff == NULL || pitch > 4) return RL_SUCCESS;
     const rl_dim_t ow = rs->out[2], blocks = (ow + RS_WIN_LANES - 1) / RS_WIN_LANES;
     const rl_dim_t pairs = (t->kpx + 1) / 2;
-    for (rl_dim_t b = 0; b < blocks; ++b)
-        if (plane_first(t, ow, b, pitch) < 0) return RL_SUCCESS;
+    int32_t *first = rl_malloc((size_t)blocks * sizeof *first); /* each block's, found once */
+    RETURN_IF_AT(where, first == NULL, RL_OUT_OF_MEMORY,
+                 "cannot allocate the horizontal planes (%d x %lld)", t->kpx, (long long)ow);
+    rl_dim_t b = 0;
+    while (b < blocks && (first[b] = plane_first(t, ow, b, pitch)) >= 0) ++b;
+    if (b < blocks) {
+        rl_free(first);
+        return RL_SUCCESS;
+    }
     t->pbase = rl_malloc((size_t)blocks * sizeof *t->pbase);
     t->pidx = rl_calloc((size_t)(blocks * pairs), 4 * RS_WIN_LANES);
     t->wq = rl_calloc((size_t)(pairs * blocks * RS_WIN_LANES), sizeof *t->wq);
+    if (t->pbase && t->pidx && t->wq)
+        for (b = 0; b < blocks; ++b) {
+            t->pbase[b] = first[b] * pitch;
+            t->plane_end = t->pbase[b] + RS_PLANE_PIXELS * pitch > t->plane_end
+                               ? t->pbase[b] + RS_PLANE_PIXELS * pitch
+                               : t->plane_end;
+            for (int tap = 0; tap < t->kpx; ++tap)
+                for (rl_dim_t x = b * RS_WIN_LANES; x < (b + 1) * RS_WIN_LANES && x < ow; ++x)
+                    plane_tap(t, ow, tap, x, first[b], pitch);
+        }
+    rl_free(first);
     RETURN_IF_AT(where, !t->pbase || !t->pidx || !t->wq, RL_OUT_OF_MEMORY,
                  "cannot allocate the horizontal planes (%d x %lld)", t->kpx, (long long)ow);
-    for (rl_dim_t b = 0; b < blocks; ++b) {
-        const int32_t first = plane_first(t, ow, b, pitch);
-        t->pbase[b] = first * pitch;
-        t->plane_end = t->pbase[b] + RS_PLANE_PIXELS * pitch > t->plane_end
-                           ? t->pbase[b] + RS_PLANE_PIXELS * pitch
-                           : t->plane_end;
-        for (int tap = 0; tap < t->kpx; ++tap)
-            for (rl_dim_t x = b * RS_WIN_LANES; x < (b + 1) * RS_WIN_LANES && x < ow; ++x)
-                plane_tap(t, ow, tap, x, first, pitch);
-    }
     return RL_SUCCESS;
 }
 
@@ -525,11 +539,10 @@ static rl_status_t htab_dots(rl_resampling_t *rs, rl_rs_htab_t *t) {
     t->dw = rl_calloc((size_t)(ow * t->kdot), sizeof *t->dw);
     RETURN_IF_AT(where, t->dfirst == NULL || t->dw == NULL, RL_OUT_OF_MEMORY,
                  "cannot allocate the horizontal dot products (%d x %lld)", t->kdot, (long long)ow);
-    const float unit = (float)(1 << RL_RS_FIX_BITS);
     for (rl_dim_t x = 0; x < ow; ++x) {
         t->dfirst[x] = t->poff[x] / pitch;
-        for (int tap = 0; tap < t->kpx; ++tap) /* exact: whole units up to 2^14 */
-            t->dw[x * t->kdot + tap] = (int16_t)(t->w[tap * t->len + x] * unit);
+        for (int tap = 0; tap < t->kpx; ++tap)
+            t->dw[x * t->kdot + tap] = (int16_t)fixed_weight(t, tap, x);
     }
     /* the planes: the row's pixels, then zeros under the reach of the last output's taps */
     const size_t stride = (size_t)(rs->in[2] + t->kdot + 64);

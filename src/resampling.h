@@ -53,13 +53,13 @@ typedef struct {
     int32_t pitch;   /* > 0: tap pairs one pixel apart for rl_resampling_t.hpx (tap_pairs) */
     rl_resample_win_t win; /* the same as windows for rl_resampling_t.hwin (idx NULL: none) */
     int32_t win_end;       /* the bytes from a row's start its windows read */
-    int32_t *pbase;    /* [blocks] planes for rl_resampling_t.hplane (kernels.h; NULL: none) */
-    uint8_t *pidx;     /* [blocks][pairs][64] their word pairs' places */
-    int32_t *wq;       /* [pairs][OW rounded up to 16] their weight pairs */
-    int32_t plane_end; /* the bytes from a row's start its planes read */
-    int32_t *dfirst;   /* [OW] first pixels for rl_resampling_t.hdot (kernels.h; NULL: none) */
-    int16_t *dw;       /* [OW][kdot] their weights */
-    int kdot;          /* taps per output, a multiple of 8 */
+    int32_t *pbase;        /* [blocks] planes for rl_resampling_t.hplane (kernels.h; NULL: none) */
+    uint8_t *pidx;         /* [blocks][pairs][64] their word pairs' places */
+    int32_t *wq;           /* [pairs][OW rounded up to 16] their weight pairs */
+    int32_t plane_end;     /* the bytes from a row's start its planes read */
+    int32_t *dfirst;       /* [OW] first pixels for rl_resampling_t.hdot (kernels.h; NULL: none) */
+    int16_t *dw;           /* [OW][kdot] their weights */
+    int kdot;              /* taps per output: 16 or a multiple of 32 (kernels.h) */
 } rl_rs_htab_t;
 
 /* Where the elements of one side lie, in elements: the offset of (n, c, d, h, w) is
@@ -108,7 +108,7 @@ typedef struct rl_resampling {
     int ntasks;              /* scratch slots: the engine's threads */
     size_t task_floats;      /* scratch per task: the ring, the output row, the V-first sum */
     size_t ring_stride, out_at, tmp_at; /* floats: ring row pitch, where the others start */
-    size_t plane_at, plane_stride; /* floats: hdot's planes; bytes: their pitch (0: none) */
+    size_t plane_at, plane_stride;      /* floats: hdot's planes; bytes: their pitch (0: none) */
     float *scratch;
     rl_dim_t *tags;        /* [ntasks][kv] the source row in each ring slot */
     const float **rowptrs; /* [ntasks][kv] the vertical pass's row pointers */

@@ -56,10 +56,9 @@ static size_t src_row(const rl_resampling_t *rs, rl_dim_t n, rl_dim_t g, rl_dim_
 
 /* The horizontal pass of one source row: by dot products, through planes, windows or by pixels
  * where the tables allow it (htab_dots, htab_planes, htab_windows, htab_pixels), else by
- * elements. A vector kernel's dword gathers of a
- * narrow type may read a few bytes past an element (a window or tap pair's qword more): rows
- * whose last read would pass the source's end take a path that stays inside, at worst the
- * scalar twin. */
+ * elements. A vector kernel's dword gathers of a narrow type may read a few bytes past an
+ * element (a window or tap pair's qword more, a plane up to 64 pixels): rows whose last read
+ * would pass the source's end take a path that stays inside, at worst the scalar twin. */
 static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float *out,
                   uint8_t *planes) {
     const rl_resampling_t *rs = job->rs;
@@ -67,15 +66,14 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
     const size_t at = src_row(rs, n, g, key);
     if (t->dfirst != NULL) { /* reads only the row's own pixels */
         rs->hdot((size_t)rs->out[2], (size_t)t->kdot, (size_t)t->cb, (size_t)rs->src.sw,
-                 (size_t)rs->in[2], rs->plane_stride, t->dfirst, t->dw, job->src + at, planes,
-                 out);
+                 (size_t)rs->in[2], rs->plane_stride, t->dfirst, t->dw, job->src + at, planes, out);
         return;
     }
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;
     const bool pairs = at + (size_t)t->max_off + 8 <= rs->src_end; /* the qwords of tap pairs */
     if (t->pidx != NULL && at + (size_t)t->plane_end <= rs->src_end)
-        rs->hplane((size_t)rs->out[2], (size_t)(t->kpx + 1) / 2, (size_t)t->cb,
-                   (size_t)rs->src.sw, t->pbase, t->pidx, t->wq, job->src + at, out);
+        rs->hplane((size_t)rs->out[2], (size_t)(t->kpx + 1) / 2, (size_t)t->cb, (size_t)rs->src.sw,
+                   t->pbase, t->pidx, t->wq, job->src + at, out);
     else if (t->win.idx != NULL && at + (size_t)t->win_end <= rs->src_end)
         rs->hwin((size_t)rs->out[2], (size_t)t->kpx, (size_t)t->cb, (size_t)t->len, &t->win, t->w,
                  job->src + at, out);
@@ -257,8 +255,7 @@ static void store_row(const job_t *job, const pos_t *p, const float *out) {
 /* The row a ring slot holds for source row `key`: its horizontal pass (H-first), or the row
  * widened to f32 (V-first: the group's run of vlen elements, one conversion call without
  * parameters). */
-static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r,
-                      uint8_t *planes) {
+static void fill_slot(const job_t *job, const pos_t *p, rl_dim_t key, float *r, uint8_t *planes) {
     const rl_resampling_t *rs = job->rs;
     if (!rs->vfirst) {
         h_row(job, p->n, p->g, key, r, planes);

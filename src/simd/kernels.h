@@ -336,8 +336,8 @@ typedef void (*rl_resample_hwin_fn)(RL_RESAMPLE_HWIN_PARAMS);
  * on the element tables (weights wq / 2^RL_RS_FIX_BITS) is exact in f32 (under 2^24 units),
  * so that twin gives these bits in any order. */
 #define RL_RS_FIX_BITS 14
-#define RL_RESAMPLE_HPLANE_PARAMS                                                              \
-    size_t n, size_t pairs, size_t cb, size_t pitch, const int32_t *base, const uint8_t *idx,    \
+#define RL_RESAMPLE_HPLANE_PARAMS                                                                  \
+    size_t n, size_t pairs, size_t cb, size_t pitch, const int32_t *base, const uint8_t *idx,      \
         const int32_t *wq, const void *src, float *dst
 typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
 /* Horizontal in fixed point by dot products over taps, for the fixed-point W weights above
@@ -349,15 +349,15 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
  * taps), times 2^-RL_RS_FIX_BITS. kv is 16 or a multiple of 32, first[x] + kv <= stride. Reads
  * the source bytes [0, (iw - 1) * pitch + cb) only. Exact, as rl_resample_hplane_fn: the
  * scalar horizontal twin's bits on the element tables. */
-#define RL_RESAMPLE_HDOT_PARAMS                                                                \
-    size_t n, size_t kv, size_t cb, size_t pitch, size_t iw, size_t stride,                     \
-        const int32_t *first, const int16_t *wq, const void *src, uint8_t *planes, float *dst
+#define RL_RESAMPLE_HDOT_PARAMS                                                                    \
+    size_t n, size_t kv, size_t cb, size_t pitch, size_t iw, size_t stride, const int32_t *first,  \
+        const int16_t *wq, const void *src, uint8_t *planes, float *dst
 typedef void (*rl_resample_hdot_fn)(RL_RESAMPLE_HDOT_PARAMS);
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn) void fn(RL_RESAMPLE_HWIN_PARAMS);
-#define RL_RESAMPLE_HPLANE(isa, feature, fn) void fn(RL_RESAMPLE_HPLANE_PARAMS);
-#define RL_RESAMPLE_HDOT(isa, feature, fn) void fn(RL_RESAMPLE_HDOT_PARAMS);
+#define RL_RESAMPLE_HPLANE(isa, feature, fn)   void fn(RL_RESAMPLE_HPLANE_PARAMS);
+#define RL_RESAMPLE_HDOT(isa, feature, fn)     void fn(RL_RESAMPLE_HDOT_PARAMS);
 #define RL_RESAMPLE_V(isa, fn) void fn(RL_RESAMPLE_V_PARAMS);
 #include "resample/resample.inc"
 #undef RL_RESAMPLE_H

@@ -38,16 +38,25 @@ typedef struct {
 } kernel_t;
 
 static const kernel_t kernels[] = {
-#define RL_RESAMPLE_H(isa_, dt_, fn) {.isa = isa_, .dt = dt_, .name = #fn, .h = fn},
+#define RL_RESAMPLE_H(isa_, dt_, fn)   {.isa = isa_, .dt = dt_, .name = #fn, .h = fn},
 #define RL_RESAMPLE_HPX(isa_, dt_, fn) {.isa = isa_, .dt = dt_, .name = #fn, .hpx = fn},
 #define RL_RESAMPLE_HWIN(isa_, feature_, dt_, fn)                                                  \
-    {.isa = isa_, .dt = dt_, .name = #fn, .feature = offsetof(rl_cpu_features_t, feature_),       \
+    {.isa = isa_,                                                                                  \
+     .dt = dt_,                                                                                    \
+     .name = #fn,                                                                                  \
+     .feature = offsetof(rl_cpu_features_t, feature_),                                             \
      .hwin = fn},
 #define RL_RESAMPLE_HPLANE(isa_, feature_, fn)                                                     \
-    {.isa = isa_, .dt = RL_U8, .name = #fn, .feature = offsetof(rl_cpu_features_t, feature_),     \
+    {.isa = isa_,                                                                                  \
+     .dt = RL_U8,                                                                                  \
+     .name = #fn,                                                                                  \
+     .feature = offsetof(rl_cpu_features_t, feature_),                                             \
      .hplane = fn},
 #define RL_RESAMPLE_HDOT(isa_, feature_, fn)                                                       \
-    {.isa = isa_, .dt = RL_U8, .name = #fn, .feature = offsetof(rl_cpu_features_t, feature_),     \
+    {.isa = isa_,                                                                                  \
+     .dt = RL_U8,                                                                                  \
+     .name = #fn,                                                                                  \
+     .feature = offsetof(rl_cpu_features_t, feature_),                                             \
      .hdot = fn},
 #define RL_RESAMPLE_V(isa_, fn) {.isa = isa_, .dt = RL_F32, .name = #fn, .v = fn},
 #include "simd/resample/resample.inc"
@@ -178,6 +187,13 @@ static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size
     tu_free(got), tu_free(want);
 }
 
+/* A random word weight for one of `taps` taps: >= 0, their sum at most 2^16 (the integer
+ * passes' condition for exact f32 twins), sometimes 0 or one unit. */
+static int64_t fixed_weight(size_t taps) {
+    const int64_t most = (int64_t)(65536 / taps < 32767 ? 65536 / taps : 32767);
+    return tu_chance(&rng, 0.1) ? tu_range(&rng, 0, 1) : tu_range(&rng, 0, most);
+}
+
 /* The fixed-point pass through planes (kernels.h, rl_resample_hplane_fn) against the scalar
  * twin on the element tables of weights wq / 2^RL_RS_FIX_BITS: each block's 64 pixels of a
  * random pitch (cb to 4 bytes) from a random base, each lane's taps at random pixels among
@@ -185,7 +201,6 @@ static void check_hwin(const kernel_t *k, size_t n, size_t taps, size_t cb, size
 static void check_hplane(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t pitch) {
     const size_t blocks = (n + 15) / 16, pairs = (taps + 1) / 2, n16 = blocks * 16;
     const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
-    const int64_t most = (int64_t)(65536 / taps < 32767 ? 65536 / taps : 32767);
     int32_t *base = tu_alloc(blocks * sizeof *base + 1), *wq = tu_alloc(pairs * n16 * 4 + 1);
     uint8_t *idx = tu_alloc(blocks * pairs * 64 + 1);
     int32_t *off = tu_alloc(taps * kstride * sizeof *off + 1);
@@ -199,7 +214,7 @@ static void check_hplane(const kernel_t *k, size_t n, size_t taps, size_t cb, si
     memset(idx, 0, blocks * pairs * 64);
     for (size_t t = 0; t < taps; ++t)
         for (size_t x = 0; x < n; ++x) {
-            const int64_t q = tu_chance(&rng, 0.1) ? tu_range(&rng, 0, 1) : tu_range(&rng, 0, most);
+            const int64_t q = fixed_weight(taps);
             const size_t b = x / 16, px = (size_t)tu_range(&rng, 0, 63);
             wq[t / 2 * n16 + x] |= (int32_t)(q << (16 * (t % 2)));
             idx[(b * pairs + t / 2) * 64 + (x % 16) * 4 + 2 * (t % 2)] = (uint8_t)px;
@@ -225,10 +240,10 @@ static void check_hplane(const kernel_t *k, size_t n, size_t taps, size_t cb, si
  * exactly sized, each output's taps from a random first pixel on (taps past the row weigh 0
  * and, in the element tables, read its last pixel), word weights as check_hplane's. */
 static void check_hdot(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t pitch) {
-    const size_t iw = 1 + (size_t)tu_range(&rng, 0, 90), kv = taps <= 16 ? 16 : (taps + 31) / 32 * 32;
+    const size_t iw = 1 + (size_t)tu_range(&rng, 0, 90),
+                 kv = taps <= 16 ? 16 : (taps + 31) / 32 * 32;
     const size_t stride = iw + kv + (size_t)tu_range(&rng, 0, 20), bytes = (iw - 1) * pitch + cb;
     const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
-    const int64_t most = (int64_t)(65536 / taps < 32767 ? 65536 / taps : 32767);
     int32_t *first = tu_alloc(n * sizeof *first + 1), *off = tu_alloc(taps * kstride * 4 + 1);
     int16_t *wq = tu_alloc(n * kv * sizeof *wq + 1);
     float *w = tu_alloc(taps * kstride * sizeof *w + 1);
@@ -240,9 +255,8 @@ static void check_hdot(const kernel_t *k, size_t n, size_t taps, size_t cb, size
         first[x] = (int32_t)tu_range(&rng, 0, (int64_t)iw - 1);
         for (size_t t = 0; t < taps; ++t) {
             const size_t px = (size_t)first[x] + t;
-            const int64_t q = px >= iw || tu_chance(&rng, 0.1) ? tu_range(&rng, 0, px < iw)
-                                                               : tu_range(&rng, 0, most);
-            wq[x * kv + t] = (int16_t)(px < iw ? q : 0);
+            const int64_t q = px < iw ? fixed_weight(taps) : 0;
+            wq[x * kv + t] = (int16_t)q;
             for (size_t c = 0; c < cb; ++c) {
                 off[t * kstride + c * n + x] = (int32_t)((px < iw ? px : iw - 1) * pitch + c);
                 w[t * kstride + c * n + x] = (float)wq[x * kv + t] / (float)(1 << RL_RS_FIX_BITS);

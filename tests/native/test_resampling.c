@@ -246,8 +246,8 @@ typedef struct {
  * RL_RS_FIX_BITS): v then moves by up to 2^-14 times the sum of |x| times the other axes'
  * weights. */
 static int fixed_weights(const case_t *c) {
-    return c->sdt == RL_U8 && (c->alg == RL_RESAMPLING_LINEAR_ANTIALIAS ||
-                               c->alg == RL_RESAMPLING_AREA);
+    return c->sdt == RL_U8 &&
+           (c->alg == RL_RESAMPLING_LINEAR_ANTIALIAS || c->alg == RL_RESAMPLING_AREA);
 }
 
 static exact_t channel_exact(const case_t *c, const nr_md_t *src, const unsigned char *sbuf,

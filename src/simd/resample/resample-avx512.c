@@ -177,6 +177,12 @@ typedef struct {
     float *dst;
 } pl_row_t;
 
+/* Outputs under m from 16 integer sums in units of 2^-RL_RS_FIX_BITS (exact in f32). */
+RL_INLINE void fix_store(float *dst, __mmask16 m, __m512i sums) {
+    const __m512 unit = _mm512_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
+    _mm512_mask_storeu_ps(dst, m, _mm512_mul_ps(_mm512_cvtepi32_ps(sums), unit));
+}
+
 /* Plane byte j's place among the block's bytes, j * pitch + c (< 256 for pitch <= 4). */
 RL_INLINE __m512i pl_spread(size_t pitch, size_t c) {
     const __m512i j = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
@@ -216,10 +222,7 @@ RL_INLINE RL_VBMI void pl_block(const pl_row_t *r, const __m512i *spread, size_t
             acc[c] = _mm512_add_epi32(
                 acc[c], _mm512_madd_epi16(_mm512_maskz_permutexvar_epi8(words, at, plane[c]), w));
     }
-    const __m512 unit = _mm512_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
-    for (size_t c = 0; c < cb; ++c)
-        _mm512_mask_storeu_ps(r->dst + c * r->n + 16 * b, m,
-                              _mm512_mul_ps(_mm512_cvtepi32_ps(acc[c]), unit));
+    for (size_t c = 0; c < cb; ++c) fix_store(r->dst + c * r->n + 16 * b, m, acc[c]);
 }
 
 RL_INLINE RL_VBMI void pl_walk(const pl_row_t *r, size_t pitch, size_t cb) {
@@ -263,8 +266,9 @@ RL_VBMI void rl_u8_resample_hplane__avx512vbmi(RL_RESAMPLE_HPLANE_PARAMS) {
 RL_INLINE void dot_load(const uint8_t *src, size_t x, size_t pitch, size_t bytes, __m512i *v) {
     for (size_t i = 0; i < 4; ++i) {
         const size_t at = x * pitch + 64 * i, left = at < bytes ? bytes - at : 0;
-        v[i] = i < pitch ? _mm512_maskz_loadu_epi8(left >= 64 ? ~0ull : (1ull << left) - 1, src + at)
-                         : _mm512_setzero_si512();
+        v[i] = i < pitch
+                   ? _mm512_maskz_loadu_epi8(left >= 64 ? ~0ull : (1ull << left) - 1, src + at)
+                   : _mm512_setzero_si512();
     }
 }
 
@@ -308,9 +312,9 @@ RL_INLINE void bw_planes(const __m512i *v, size_t pitch, size_t cb, __m512i *pla
         q[k] = _mm512_shuffle_epi8(px, gather);
     }
     for (size_t c = 0; c < cb; ++c) {
-        const __m512i pick = _mm512_add_epi32(
-            _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0),
-            _mm512_set1_epi32((int)c));
+        const __m512i pick =
+            _mm512_add_epi32(_mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 0, 0, 0, 0, 0, 0, 0, 0),
+                             _mm512_set1_epi32((int)c));
         const __m512i lo = _mm512_permutex2var_epi32(q[0], pick, q[1]);
         const __m512i hi = _mm512_permutex2var_epi32(q[2], pick, q[3]);
         plane[c] = _mm512_inserti64x4(lo, _mm512_castsi512_si256(hi), 1);
@@ -324,7 +328,8 @@ RL_INLINE void dot_split_bw(const uint8_t *src, size_t iw, size_t pitch, size_t 
         dot_load(src, x, pitch, (iw - 1) * pitch + cb, v);
         bw_planes(v, pitch, cb, plane);
         const __mmask64 m = iw - x >= 64 ? ~0ull : (1ull << (iw - x)) - 1;
-        for (size_t c = 0; c < cb; ++c) _mm512_mask_storeu_epi8(planes + c * stride + x, m, plane[c]);
+        for (size_t c = 0; c < cb; ++c)
+            _mm512_mask_storeu_epi8(planes + c * stride + x, m, plane[c]);
     }
 }
 
@@ -338,12 +343,14 @@ RL_INLINE __m512i dot_partial(const uint8_t *p, const int16_t *w, size_t kv) {
                                     _mm512_loadu_si512(w));
     for (size_t t = 32; t < kv; t += 32)
         acc = _mm512_add_epi32(
-            acc, _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p + t))),
-                                   _mm512_loadu_si512(w + t)));
+            acc,
+            _mm512_madd_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(p + t))),
+                              _mm512_loadu_si512(w + t)));
     return acc;
 }
 
-/* Two vectors' lanes added pairwise across: step 1 of 4 of dot_sum16. */
+/* One step of adding lanes across: the elements lo(a, b) and hi(a, b) pair up, added (the
+ * dwords, qwords and 128-bit lanes of dot_sum16 and dot_block_pairs). */
 #define DOT_FOLD(a, b, lo, hi) _mm512_add_epi32(lo(a, b), hi(a, b))
 #define DOT_LO32(a, b)         _mm512_unpacklo_epi32(a, b)
 #define DOT_HI32(a, b)         _mm512_unpackhi_epi32(a, b)
@@ -366,16 +373,14 @@ RL_INLINE __m512i dot_sum16(const __m512i *p) {
 }
 
 /* Outputs x .. x + m - 1 (m <= 16; a constant 16 in whole blocks) of channel c. */
-RL_INLINE void dot_block(const uint8_t *plane, const int32_t *first, const int16_t *wq,
-                         size_t kv, size_t x, size_t m, float *dst) {
+RL_INLINE void dot_block(const uint8_t *plane, const int32_t *first, const int16_t *wq, size_t kv,
+                         size_t x, size_t m, float *dst) {
     __m512i part[16];
 #pragma GCC unroll 16
     for (size_t i = 0; i < 16; ++i)
         part[i] = i < m ? dot_partial(plane + first[x + i], wq + (x + i) * kv, kv)
                         : _mm512_setzero_si512();
-    const __m512 unit = _mm512_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
-    _mm512_mask_storeu_ps(dst + x, (__mmask16)((1u << m) - 1),
-                          _mm512_mul_ps(_mm512_cvtepi32_ps(dot_sum16(part)), unit));
+    fix_store(dst + x, (__mmask16)((1u << m) - 1), dot_sum16(part));
 }
 
 /* A whole block of 16 outputs of 16 taps: two outputs per register (their weights lie
@@ -389,16 +394,16 @@ RL_INLINE void dot_block_pairs(const uint8_t *plane, const int32_t *first, const
         const __m128i a = _mm_loadu_si128((const __m128i *)(plane + first[x + 2 * i]));
         const __m128i b = _mm_loadu_si128((const __m128i *)(plane + first[x + 2 * i + 1]));
         const __m256i ab = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
-        p[i] = _mm512_madd_epi16(_mm512_cvtepu8_epi16(ab), _mm512_loadu_si512(wq + (x + 2 * i) * 16));
+        p[i] =
+            _mm512_madd_epi16(_mm512_cvtepu8_epi16(ab), _mm512_loadu_si512(wq + (x + 2 * i) * 16));
     }
 #pragma GCC unroll 4
     for (int i = 0; i < 4; ++i) q[i] = DOT_FOLD(p[2 * i], p[2 * i + 1], DOT_LO32, DOT_HI32);
     r[0] = DOT_FOLD(q[0], q[1], DOT_LO64, DOT_HI64);
     r[1] = DOT_FOLD(q[2], q[3], DOT_LO64, DOT_HI64);
     const __m512i order = _mm512_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
-    const __m512i sums = _mm512_permutexvar_epi32(order, DOT_FOLD(r[0], r[1], DOT_EVEN, DOT_ODD));
-    const __m512 unit = _mm512_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
-    _mm512_storeu_ps(dst + x, _mm512_mul_ps(_mm512_cvtepi32_ps(sums), unit));
+    fix_store(dst + x, 0xffff,
+              _mm512_permutexvar_epi32(order, DOT_FOLD(r[0], r[1], DOT_EVEN, DOT_ODD)));
 }
 
 /* The row with a constant kv. */
