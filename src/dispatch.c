@@ -20,7 +20,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_UNZIP_F32(isa, dt, fn)    RL_TAKE(t->unzip_f32[dt], isa, fn)
 #define RL_LINES(isa, fn)            RL_TAKE(t->lines, isa, fn)
 #define RL_RUNS(isa, fn)             RL_TAKE(t->runs, isa, fn)
-#define RL_AFFINE_F32(isa, fn)       RL_TAKE(t->affine_f32, isa, fn)
+#define RL_AFFINE(isa, dt, fn)       RL_TAKE(t->affine[dt], isa, fn)
 #define RL_RESAMPLE_H(isa, dt, fn)   RL_TAKE(t->resample_h[dt], isa, fn)
 #define RL_RESAMPLE_HPX(isa, dt, fn) RL_TAKE(t->resample_hpx[dt], isa, fn)
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn)                                                    \
@@ -45,7 +45,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_RESAMPLE_HPLANE
 #undef RL_RESAMPLE_HDOT
 #undef RL_RESAMPLE_V
-#undef RL_AFFINE_F32
+#undef RL_AFFINE
 #undef RL_LINES
 #undef RL_RUNS
 #undef RL_TRANSPOSE

@@ -333,7 +333,7 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
     p->unzip = t->unzip_f32[p->src_dt];
-    p->affine = t->affine_f32;
+    p->affine = t->affine[p->src_dt];
     /* pure copies past the streaming size copy whole lines with non-temporal stores */
     if (p->stream && !p->convert && t->lines.isa != RL_ISA_SCALAR) p->lines = t->lines;
     /* short runs copy through vector moves of their width (the scalar twin is memcpy per run,

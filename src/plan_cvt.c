@@ -48,7 +48,7 @@ bool rl_plan_varies(const rl_plan_job_t *job, const rl_dim_t q[RL_Q_COUNT]) {
     return v;
 }
 
-/* The per-element parameter arrays of a run (rl_affine_f32_fn's operands), by RL_Q_*. */
+/* The per-element parameter arrays of a run (rl_affine_fn's operands), by RL_Q_*. */
 typedef struct {
     float v[RL_Q_COUNT][PRM_PERIOD_MAX + PRM_CHUNK];
 } prm_arrays_t;
@@ -104,40 +104,35 @@ static bool dst_steps_vary(const rl_plan_job_t *job, const rl_dim_t q[RL_Q_COUNT
            (e[RL_Q_DST_ZP].present && q[RL_Q_DST_ZP]);
 }
 
-/* How a run with per-element parameters converts: the steps the affine kernel runs, the
- * constant rest, and where its f32 values live. */
+/* How a run with per-element parameters converts: the steps the affine kernel runs (reading
+ * the source type itself), the constant rest, and where its f32 values live. */
 typedef struct {
     unsigned affine_ops;
-    rl_cvt_params_t plain, dst_prm; /* to f32 without steps; from f32 with the constant ones */
-    bool in_place;                  /* an f32 destination without further steps takes them */
-    bool f32_src;                   /* an aligned f32 source is read as it is */
+    rl_cvt_params_t dst_prm; /* from f32 with the constant steps */
+    bool in_place;           /* an f32 destination without further steps takes the values */
 } varying_t;
 
 /* at: the parameters at the first element (those that do not change hold everywhere). */
-static varying_t varying_setup(const rl_plan_job_t *job, const char *s, char *d,
-                               const rl_cvt_params_t *at, bool dst_varies) {
+static varying_t varying_setup(const rl_plan_job_t *job, char *d, const rl_cvt_params_t *at,
+                               bool dst_varies) {
     const unsigned dst_steps = RL_CVT_DST_SCALE | RL_CVT_DST_ZP;
     varying_t v;
     v.affine_ops = job->ops & (RL_CVT_SRC_BOTH | (dst_varies ? dst_steps : 0u));
-    v.dst_prm = *at, v.plain = v.dst_prm;
+    v.dst_prm = *at;
     v.dst_prm.ops &= ~(v.affine_ops | RL_CVT_SRC_BOTH);
-    v.plain.ops = 0;
     v.in_place = job->p->dst_dt == RL_F32 && v.dst_prm.ops == 0 && (uintptr_t)d % 4 == 0;
-    v.f32_src = job->p->src_dt == RL_F32 && (uintptr_t)s % 4 == 0;
     return v;
 }
 
 /* One chunk of m elements with per-element parameters prm (by RL_Q_*, each at the chunk's
- * first element): to f32 without parameters (into buf, of m floats or more), the per-element
- * steps, then to the destination with the constant ones. */
+ * first element): the source through the per-element steps into f32 (d itself, or buf of m
+ * floats or more), then to the destination with the constant ones. */
 static void varying_chunk(const rl_plan_job_t *job, const varying_t *v,
                           const float *const prm[RL_Q_COUNT], const char *s, char *d, rl_dim_t m,
                           float *buf) {
     const rl_plan_t *p = job->p;
     float *x = v->in_place ? (float *)(void *)d : buf;
-    const float *in = v->f32_src ? (const float *)(const void *)s : x;
-    if (!v->f32_src) p->to_f32.fn((size_t)m, s, x, &v->plain, false);
-    p->affine.fn((size_t)m, in, x, v->affine_ops, prm[RL_Q_SRC_ZP], prm[RL_Q_SRC_SCALE],
+    p->affine.fn((size_t)m, s, x, v->affine_ops, prm[RL_Q_SRC_ZP], prm[RL_Q_SRC_SCALE],
                  prm[RL_Q_DST_SCALE], prm[RL_Q_DST_ZP]);
     if (!v->in_place) p->from_f32.fn((size_t)m, buf, d, &v->dst_prm, false);
 }
@@ -157,7 +152,7 @@ static void cvt_run_varying(const rl_plan_job_t *job, const char *s, char *d, rl
         return;
     }
     const rl_cvt_params_t first = rl_plan_cvt_params(job, w->idx);
-    const varying_t v = varying_setup(job, s, d, &first, dst_varies);
+    const varying_t v = varying_setup(job, d, &first, dst_varies);
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     for (rl_dim_t at = 0; at < n; at += PRM_CHUNK) {
         const rl_dim_t m = rl_min_dim(n - at, PRM_CHUNK), phase = at % w->period;
@@ -303,7 +298,7 @@ static void factors_for(const rl_plan_job_t *job, rl_plan_factors_t *f, const rl
  * kernel. */
 static void cvt_factored(const rl_plan_job_t *job, const rl_plan_factors_t *f, bool dst_varies,
                          const char *s, char *d, rl_dim_t n) {
-    const varying_t v = varying_setup(job, s, d, &f->first, dst_varies);
+    const varying_t v = varying_setup(job, d, &f->first, dst_varies);
     const float *prm[RL_Q_COUNT];
     for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = f->v[j];
     _Alignas(64) float buf[RL_PLAN_FACTORS_MAX];

@@ -572,7 +572,7 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->widen = t->to_f32[sdt].fn;
     rs->load = rl_load_f32_for(sdt);
     rs->store = t->from_f32[ddt].fn;
-    rs->affine = t->affine_f32.fn;
+    rs->affine = t->affine[RL_F32].fn;
     rs->isa = t->resample_h[hdt].isa;
     rs->isa = t->resample_v.isa > rs->isa ? t->resample_v.isa : rs->isa;
     rs->isa = t->from_f32[ddt].isa > rs->isa ? t->from_f32[ddt].isa : rs->isa;

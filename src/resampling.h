@@ -103,7 +103,7 @@ typedef struct rl_resampling {
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */
     rl_cvt_from_f32_fn store;
-    rl_affine_f32_fn affine; /* per-channel parameters along a channels-last row */
+    rl_affine_fn affine;     /* per-channel parameters along a channels-last row */
     rl_isa_t isa;            /* the highest of the kernels' */
     int ntasks;              /* scratch slots: the engine's threads */
     size_t task_floats;      /* scratch per task: the ring, the output row, the V-first sum */

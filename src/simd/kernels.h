@@ -231,17 +231,18 @@ typedef void (*rl_cvt_from_f32_fn)(RL_CVT_FROM_F32_PARAMS);
         const rl_cvt_params_t *p
 typedef void (*rl_unzip_f32_fn)(RL_UNZIP_F32_PARAMS);
 
-/* Per-element parameters on f32 values: the steps of the pipeline above that `ops` names,
- * the sum excepted, each with its own parameter per element (a scale or zero point per
- * channel along a channels-last run); y may be x (in place):
- *   v = x[i]; v = v - src_zp[i]; v = src_scale[i] * v; v = v / dst_scale[i];
+/* Per-element parameters: n elements of one source type at x, each loaded as exact f32 (as
+ * rl_cvt_to_f32_fn does), then the steps of the pipeline above that `ops` names, the sum
+ * excepted, each with its own parameter per element (a scale or zero point per channel along
+ * a channels-last run), into f32 at y; y may be x (in place) for an f32 source:
+ *   v = (float)x[i]; v = v - src_zp[i]; v = src_scale[i] * v; v = v / dst_scale[i];
  *   y[i] = v + dst_zp[i]                                               for i < n.
  * The arrays of steps not in `ops` are not read (may be NULL). No src_scale or dst_zp may be
  * NaN (the caller checks, as rl_cvt_nan_params does for one parameter). */
-#define RL_AFFINE_F32_PARAMS                                                                   \
-    size_t n, const float *x, float *y, unsigned ops, const float *src_zp,                      \
+#define RL_AFFINE_PARAMS                                                                       \
+    size_t n, const void *x, float *y, unsigned ops, const float *src_zp,                       \
         const float *src_scale, const float *dst_scale, const float *dst_zp
-typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
+typedef void (*rl_affine_fn)(RL_AFFINE_PARAMS);
 
 /* The prototypes of every registered kernel, from the enumerators. */
 #define RL_LINES(isa, fn) void fn(RL_LINES_PARAMS);
@@ -252,7 +253,7 @@ typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 #define RL_CVT_TO_F32(isa, dt, fn) void fn(RL_CVT_TO_F32_PARAMS);
 #define RL_CVT_FROM_F32(isa, dt, fn) void fn(RL_CVT_FROM_F32_PARAMS);
 #define RL_UNZIP_F32(isa, dt, fn) void fn(RL_UNZIP_F32_PARAMS);
-#define RL_AFFINE_F32(isa, fn) void fn(RL_AFFINE_F32_PARAMS);
+#define RL_AFFINE(isa, dt, fn) void fn(RL_AFFINE_PARAMS);
 #include "transpose/transpose.inc"
 #include "fold/fold.inc"
 #include "gather/gather.inc"
@@ -261,7 +262,7 @@ typedef void (*rl_affine_f32_fn)(RL_AFFINE_F32_PARAMS);
 #include "lines/lines.inc"
 #include "runs/runs.inc"
 #include "affine/affine.inc"
-#undef RL_AFFINE_F32
+#undef RL_AFFINE
 #undef RL_LINES
 #undef RL_RUNS
 #undef RL_TRANSPOSE

@@ -1,34 +1,46 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_kernels_affine — every per-element-parameter kernel of src/simd/affine.inc whose ISA
- * the cap allows (RL_MAX_CPU_ISA), against its scalar twin bit for bit: every combination of
- * the four steps, n = 0..70 and 1000, in place and out of place, values drawn from random
- * floats and specials (NaN, +-inf, +-0, subnormals, the largest floats), parameters from
+ * the cap allows (RL_MAX_CPU_ISA), against the scalar twin of its source type bit for bit:
+ * every combination of the four steps, n = 0..70 and 1000, out of place (and in place for f32
+ * sources), source values of random bytes (every bit pattern of the narrow types: NaNs,
+ * infinities, subnormals) and, for f32, random floats and specials (NaN, +-inf, +-0,
+ * subnormals, the largest floats), parameters from
  * random and awkward values (0 and subnormal scales, large zero points; never NaN, the
  * kernels' precondition). Buffers are exactly sized and the elements after n are checked
  * untouched, so ASan catches a read past the end and a tail that writes too far.
  * White-box: includes src/ headers.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_isa.h"
+#include "md.h"
 #include "simd/kernels.h"
 #include "test_util.h"
 
 typedef struct {
     rl_isa_t isa;
-    rl_affine_f32_fn fn;
+    rl_data_type_t dt;
+    rl_affine_fn fn;
     const char *name;
 } kernel_t;
 
 static const kernel_t kernels[] = {
-#define RL_AFFINE_F32(isa, fn) {isa, fn, #fn},
+#define RL_AFFINE(isa, dt, fn) {isa, dt, fn, #fn},
 #include "simd/affine/affine.inc"
-#undef RL_AFFINE_F32
+#undef RL_AFFINE
 };
+
+/* The scalar twin of source type dt. */
+static rl_affine_fn twin_of(rl_data_type_t dt) {
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i)
+        if (kernels[i].isa == RL_ISA_SCALAR && kernels[i].dt == dt) return kernels[i].fn;
+    abort();
+}
 
 static tu_rng_t rng;
 
@@ -54,49 +66,66 @@ static float parameter(int zero_point) {
     return (float)(tu_uniform(&rng) * 8.0 - 4.0);
 }
 
-static float *exact(size_t n) {
-    float *p = malloc(n ? n * sizeof(float) : 1);
+static void *exact(size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
     if (!p) abort();
     return p;
 }
 
-static void check(const kernel_t *k, rl_affine_f32_fn twin, size_t n, unsigned ops, int in_place) {
-    const size_t slack = 5; /* elements after n that must stay untouched */
-    float *x = exact(n + slack), *y = exact(n + slack), *want = exact(n + slack);
-    float *prm[4];
-    for (int j = 0; j < 4; ++j) {
-        prm[j] = exact(n);
-        for (size_t i = 0; i < n; ++i) prm[j][i] = parameter(j == 0 || j == 3);
-    }
-    for (size_t i = 0; i < n + slack; ++i) x[i] = value();
-    memcpy(y, x, (n + slack) * sizeof(float));
-    memcpy(want, x, (n + slack) * sizeof(float));
-    /* absent steps get NULL arrays: the kernels must not touch them */
-    const float *szp = ops & RL_CVT_SRC_ZP ? prm[0] : NULL;
-    const float *ssc = ops & RL_CVT_SRC_SCALE ? prm[1] : NULL;
-    const float *dsc = ops & RL_CVT_DST_SCALE ? prm[2] : NULL;
-    const float *dzp = ops & RL_CVT_DST_ZP ? prm[3] : NULL;
-    twin(n, want, want, ops, szp, ssc, dsc, dzp);
-    if (in_place)
-        k->fn(n, y, y, ops, szp, ssc, dsc, dzp);
-    else {
-        float *out = exact(n + slack); /* its tail must stay x's, as want's does */
-        for (size_t i = 0; i < n + slack; ++i) out[i] = x[i];
-        k->fn(n, x, out, ops, szp, ssc, dsc, dzp);
-        CHECK_MSG(memcmp(x, y, (n + slack) * sizeof(float)) == 0, "%s wrote its input", k->name);
-        memcpy(y, out, (n + slack) * sizeof(float));
-        free(out);
-    }
-    for (size_t i = 0; i < n + slack; ++i) {
+/* n + slack source elements of k's type: floats and specials for f32, random bytes else. */
+static void *source(const kernel_t *k, size_t count) {
+    const size_t es = rl_dt_size(k->dt);
+    unsigned char *x = exact(count * es);
+    if (k->dt == RL_F32)
+        for (size_t i = 0; i < count; ++i) ((float *)(void *)x)[i] = value();
+    else
+        for (size_t i = 0; i < count * es; ++i) x[i] = (unsigned char)tu_range(&rng, 0, 255);
+    return x;
+}
+
+/* Whether y[0..count) and want[0..count) hold the same bits; reports the first difference. */
+static bool same_bits(const kernel_t *k, const float *y, const float *want, size_t count,
+                      size_t n, unsigned ops, int in_place) {
+    for (size_t i = 0; i < count; ++i) {
         uint32_t a, b;
         memcpy(&a, &y[i], 4);
         memcpy(&b, &want[i], 4);
         if (!CHECK_MSG(a == b, "%s n=%zu ops=0x%x %s: element %zu is 0x%08x, want 0x%08x",
                        k->name, n, ops, in_place ? "in place" : "out of place", i, a, b))
-            break;
+            return false;
+    }
+    return true;
+}
+
+static void check(const kernel_t *k, size_t n, unsigned ops, int in_place) {
+    const size_t slack = 5, es = rl_dt_size(k->dt); /* slack: elements after n left untouched */
+    in_place = in_place && k->dt == RL_F32;
+    unsigned char *x = source(k, n + slack), *keep = exact((n + slack) * es);
+    memcpy(keep, x, (n + slack) * es);
+    float *y = exact((n + slack) * sizeof(float)), *want = exact((n + slack) * sizeof(float));
+    for (size_t i = 0; i < n + slack; ++i) want[i] = y[i] = (float)i; /* the tail to keep */
+    float *prm[4];
+    for (int j = 0; j < 4; ++j) {
+        prm[j] = exact(n * sizeof(float));
+        for (size_t i = 0; i < n; ++i) prm[j][i] = parameter(j == 0 || j == 3);
+    }
+    /* absent steps get NULL arrays: the kernels must not touch them */
+    const float *szp = ops & RL_CVT_SRC_ZP ? prm[0] : NULL;
+    const float *ssc = ops & RL_CVT_SRC_SCALE ? prm[1] : NULL;
+    const float *dsc = ops & RL_CVT_DST_SCALE ? prm[2] : NULL;
+    const float *dzp = ops & RL_CVT_DST_ZP ? prm[3] : NULL;
+    twin_of(k->dt)(n, x, want, ops, szp, ssc, dsc, dzp);
+    if (in_place) {
+        memcpy(want + n, x + n * es, slack * es); /* in place, the tail is the source's */
+        k->fn(n, x, (float *)(void *)x, ops, szp, ssc, dsc, dzp);
+        same_bits(k, (const float *)(const void *)x, want, n + slack, n, ops, in_place);
+    } else {
+        k->fn(n, x, y, ops, szp, ssc, dsc, dzp);
+        CHECK_MSG(memcmp(x, keep, (n + slack) * es) == 0, "%s wrote its input", k->name);
+        same_bits(k, y, want, n + slack, n, ops, in_place);
     }
     for (int j = 0; j < 4; ++j) free(prm[j]);
-    free(x), free(y), free(want);
+    free(x), free(keep), free(y), free(want);
 }
 
 int main(void) {
@@ -111,9 +140,9 @@ int main(void) {
             unsigned ops = 0;
             for (int b = 0; b < 4; ++b)
                 if (combo >> b & 1) ops |= steps[b];
-            for (size_t n = 0; n <= 70; ++n) check(k, rl_f32_affine__scalar, n, ops, (int)(n % 2));
-            check(k, rl_f32_affine__scalar, 1000, ops, 0);
-            check(k, rl_f32_affine__scalar, 1000, ops, 1);
+            for (size_t n = 0; n <= 70; ++n) check(k, n, ops, (int)(n % 2));
+            check(k, 1000, ops, 0);
+            check(k, 1000, ops, 1);
         }
         printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");
     }
