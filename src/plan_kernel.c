@@ -335,6 +335,12 @@ static rl_plan_kernel_t final_kind(rl_plan_region_t *r, rl_plan_kernel_t k, cons
 
 /* ---- the blocks of a work item ------------------------------------------------------------ */
 
+/* Whether K0's source elements lie within a line of each other: a tile then reads its source
+ * as one stream, however many of them it takes. */
+static bool k0_reads_one_stream(const rl_plan_region_t *r, const rl_plan_t *p) {
+    return r->node[r->nnodes - 1].s[0] * (rl_dim_t)p->src_es <= 64;
+}
+
 /* Blocks of K0 and K1 (blk[0], blk[1]) by kind; n0, n1 the nodes' sizes. */
 static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, rl_dim_t n1) {
     rl_dim_t b0, b1, cap;
@@ -348,7 +354,9 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         break;
     case RL_PK_TRANSPOSE: /* unstaged: see transpose_blocks */
     case RL_PK_STRIDED:
-        b0 = rl_min_dim(n0, p->stream ? 4096 : 256), cap = ITEM_ELEMS / b0;
+        b0 = rl_min_dim(n0, p->stream ? 4096 : 256);
+        if (k0_reads_one_stream(r, p) && n1 >= 8 && n1 <= 16) b0 = rl_min_dim(n0, ITEM_ELEMS / n1);
+        cap = ITEM_ELEMS / b0;
         b1 = rl_min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
         break;
     case RL_PK_TRANSPOSE_CVT: /* staged: see transpose_blocks */
@@ -380,7 +388,10 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
  * Unstaged: 256 destination-contiguous elements by up to 256 rows, so that the source lines a
  * tile reads (one per element of K0) stay few enough for L1 and the TLB; with streaming
  * stores, 4096: the written lines bypass the cache, the read ones have it to themselves, and
- * each destination row gets 16 KiB runs. (docs/performance.md has the measurements.) K2 then
+ * each destination row gets 16 KiB runs. Where K0 reads one source stream and a tile has 8 to
+ * 16 rows (blocked -> plain), K0 takes the whole item: one block after another, rather than a
+ * slice of each of K2's blocks in turn, which keeps K2 x K1 destination rows open at once.
+ * (docs/performance.md has the measurements.) K2 then
  * takes what is left of ITEM_ELEMS, except for the unzip (one item per K1 block). */
 static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
     const int last = r->nnodes - 1;
