@@ -21,6 +21,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_LINES(isa, fn)            RL_TAKE(t->lines, isa, fn)
 #define RL_RUNS(isa, fn)             RL_TAKE(t->runs, isa, fn)
 #define RL_AFFINE(isa, dt, fn)       RL_TAKE(t->affine[dt], isa, fn)
+#define RL_ICVT(isa, sdt, ddt, fn)   RL_TAKE(t->icvt[sdt][ddt], isa, fn)
 #define RL_RESAMPLE_H(isa, dt, fn)   RL_TAKE(t->resample_h[dt], isa, fn)
 #define RL_RESAMPLE_HPX(isa, dt, fn) RL_TAKE(t->resample_hpx[dt], isa, fn)
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn)                                                    \
@@ -38,6 +39,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #include "simd/lines/lines.inc"
 #include "simd/runs/runs.inc"
 #include "simd/affine/affine.inc"
+#include "simd/icvt/icvt.inc"
 #include "simd/resample/resample.inc"
 #undef RL_RESAMPLE_H
 #undef RL_RESAMPLE_HPX
@@ -46,6 +48,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_RESAMPLE_HDOT
 #undef RL_RESAMPLE_V
 #undef RL_AFFINE
+#undef RL_ICVT
 #undef RL_LINES
 #undef RL_RUNS
 #undef RL_TRANSPOSE

@@ -27,6 +27,7 @@ typedef RL_KERNEL_SLOT(rl_unzip_f32_fn) rl_unzip_slot_t;
 typedef RL_KERNEL_SLOT(rl_lines_fn) rl_lines_slot_t;
 typedef RL_KERNEL_SLOT(rl_runs_fn) rl_runs_slot_t;
 typedef RL_KERNEL_SLOT(rl_affine_fn) rl_affine_slot_t;
+typedef RL_KERNEL_SLOT(rl_icvt_fn) rl_icvt_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_h_fn) rl_resample_h_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_hpx_fn) rl_resample_hpx_slot_t;
 typedef RL_KERNEL_SLOT(rl_resample_hwin_fn) rl_resample_hwin_slot_t;
@@ -44,6 +45,7 @@ typedef struct {
     rl_lines_slot_t lines;                    /* 64-byte lines */
     rl_runs_slot_t runs;                      /* short runs of any one width */
     rl_affine_slot_t affine[RL_DT_COUNT];     /* per-element scales and zero points: by source */
+    rl_icvt_slot_t icvt[RL_DT_COUNT][RL_DT_COUNT]; /* integer to integer: by source, destination */
     rl_resample_h_slot_t resample_h[RL_DT_COUNT]; /* resampling, horizontal: by source type */
     rl_resample_hpx_slot_t resample_hpx[RL_DT_COUNT]; /* the same by pixels (byte types) */
     rl_resample_hwin_slot_t resample_hwin[RL_DT_COUNT]; /* by pixels through byte windows */

@@ -112,6 +112,7 @@ typedef struct {
     rl_from_f32_slot_t from_f32;          /* by the destination type */
     rl_unzip_slot_t unzip;                /* RL_PK_UNZIP regions */
     rl_affine_slot_t affine;              /* scales and zero points that change along a run */
+    rl_icvt_slot_t icvt;                  /* integer to integer without parameters, or none */
     rl_lines_slot_t lines; /* a streaming pure copy: RL_PK_LINES regions and the contiguous runs
                               of whole lines; fn NULL otherwise */
     rl_runs_slot_t runs;  /* RL_PK_RUNS regions and the rows of grouped conversions

@@ -174,6 +174,10 @@ void rl_plan_cvt_run(const rl_plan_job_t *job, const char *s, char *d, rl_dim_t 
         cvt_run_varying(job, s, d, n, w);
         return;
     }
+    if (job->ops == 0 && p->icvt.fn) { /* no parameters: integers clamp without f32 */
+        p->icvt.fn((size_t)n, s, d);
+        return;
+    }
     const rl_cvt_params_t prm = rl_plan_cvt_params(job, w->idx);
     stream = stream && p->cvt_stream;
     /* f32 pointers handed to kernels must be aligned; otherwise go through the buffer */

@@ -244,6 +244,13 @@ typedef void (*rl_unzip_f32_fn)(RL_UNZIP_F32_PARAMS);
         const float *src_scale, const float *dst_scale, const float *dst_zp
 typedef void (*rl_affine_fn)(RL_AFFINE_PARAMS);
 
+/* Integer conversions without parameters (no scale, zero point or sum) between u8, s8 and
+ * s32: each element clamped to the destination's range. Converting through f32 and rounding,
+ * as the pipeline above does, gives the same values: u8 and s8 are exact in f32, and an s32
+ * that f32 rounds lies far outside both byte ranges, so it saturates the same. */
+#define RL_ICVT_PARAMS size_t n, const void *src, void *dst
+typedef void (*rl_icvt_fn)(RL_ICVT_PARAMS);
+
 /* The prototypes of every registered kernel, from the enumerators. */
 #define RL_LINES(isa, fn) void fn(RL_LINES_PARAMS);
 #define RL_RUNS(isa, fn) void fn(RL_RUNS_PARAMS);
@@ -254,6 +261,7 @@ typedef void (*rl_affine_fn)(RL_AFFINE_PARAMS);
 #define RL_CVT_FROM_F32(isa, dt, fn) void fn(RL_CVT_FROM_F32_PARAMS);
 #define RL_UNZIP_F32(isa, dt, fn) void fn(RL_UNZIP_F32_PARAMS);
 #define RL_AFFINE(isa, dt, fn) void fn(RL_AFFINE_PARAMS);
+#define RL_ICVT(isa, sdt, ddt, fn) void fn(RL_ICVT_PARAMS);
 #include "transpose/transpose.inc"
 #include "fold/fold.inc"
 #include "gather/gather.inc"
@@ -262,7 +270,9 @@ typedef void (*rl_affine_fn)(RL_AFFINE_PARAMS);
 #include "lines/lines.inc"
 #include "runs/runs.inc"
 #include "affine/affine.inc"
+#include "icvt/icvt.inc"
 #undef RL_AFFINE
+#undef RL_ICVT
 #undef RL_LINES
 #undef RL_RUNS
 #undef RL_TRANSPOSE
