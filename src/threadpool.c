@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The thread pool (see threadpool.h). Between jobs a worker first spins for a bounded time
  * (spin_ns, a multiple of the measured wake cost) watching the generation counter, then
- * sleeps on a condition variable; a job is (fn, ctx, n) cut into `active` chunks
- * (rl_split_range) plus a generation counter that wakes the workers. Back-to-back jobs so
- * start on warm workers, and the caller spins as long for its workers' chunks before it
- * sleeps on them. Chunks are claimed, under the pool's mutex, by whichever thread
- * comes first: the caller claims right after waking the workers and keeps claiming until none
- * is left, so a worker that the OS has not scheduled yet (an oversubscribed machine) costs
- * the job nothing but the broadcast — the caller runs its chunk too. The caller returns when
- * every chunk has finished; a worker that wakes after that finds nothing to claim. */
+ * sleeps on a condition variable; a job is (fn, ctx, n) cut into one share per thread
+ * (rl_split_range), each cut again into PARTS chunks, plus a generation counter that wakes the
+ * workers. Back-to-back jobs so start on warm workers, and the caller spins as long for its
+ * workers' chunks before it sleeps on them. Chunks are claimed, under the pool's mutex, by
+ * whichever thread comes first: each thread its own share's chunks in order, then the last
+ * chunk left of any share. The caller claims right after waking the workers and keeps claiming
+ * until none is left, so a worker that the OS has not scheduled yet (an oversubscribed
+ * machine, a browser's worker woken late) costs the job nothing but the broadcast, and one
+ * that wakes part-way through still takes the chunks left at the end of its share. The caller
+ * returns when every chunk has finished; a worker that wakes after that finds nothing. */
 #include "threadpool.h"
 
 #include "alloc.h"
@@ -36,6 +38,8 @@
 #define SPIN_WAKES 8
 /* Spin iterations between two reads of the clock (and yields of the core). */
 #define SPIN_POLLS 64
+/* Chunks per thread's share: a worker that joins late still finds work left in its share. */
+#define PARTS 4
 
 struct rl_threadpool {
     int nthreads;
@@ -44,7 +48,7 @@ struct rl_threadpool {
     pthread_mutex_t mu;
     pthread_cond_t wake, done_cv;
     atomic_ulong generation; /* written under mu, read by spinning workers without it */
-    bool *claimed;           /* [nthreads] chunk c of the current job is taken (under mu) */
+    bool *claimed;           /* [nthreads * PARTS] chunk c of the current job is taken (under mu) */
     atomic_int done;         /* chunks finished: written under mu, read by a spinning caller */
     atomic_bool stop;
     atomic_long spin_ns; /* 0 until the costs are measured: cold wakes are what they measure */
@@ -52,6 +56,7 @@ struct rl_threadpool {
     void *ctx;
     size_t n;
     int active;           /* threads of the current job, the caller's included */
+    int chunks;           /* active * PARTS */
     atomic_bool measured; /* cost is set (under job_lock, once) */
     rl_thread_cost_t cost;
 };
@@ -61,14 +66,24 @@ typedef struct {
     int self; /* the thread's index: the chunk it takes first */
 } worker_arg_t;
 
-/* The chunk thread `self` takes next: its own while nobody took it, so a problem run again
- * finds its data in the cache of the core that touched it last; else the first one left, so a
- * worker the OS has not scheduled yet costs the job nothing. -1 when none is left. */
+/* The chunk thread `self` takes next: the first one left of its own share, so a problem run
+ * again finds its data in the cache of the core that touched it last; else the last one left
+ * of any share (the end of a share its owner has not reached yet), so a worker the OS has not
+ * scheduled yet costs the job nothing. -1 when none is left. */
 static int next_chunk(const rl_threadpool_t *p, int self) {
-    if (self < p->active && !p->claimed[self]) return self;
-    for (int c = 0; c < p->active; ++c)
+    if (self < p->active)
+        for (int c = self * PARTS; c < (self + 1) * PARTS; ++c)
+            if (!p->claimed[c]) return c;
+    for (int c = p->chunks - 1; c >= 0; --c)
         if (!p->claimed[c]) return c;
     return -1;
+}
+
+/* The items of chunk c: part c % PARTS of share c / PARTS. */
+static rl_range_t chunk_range(const rl_threadpool_t *p, int c) {
+    const rl_range_t share = rl_split_range(p->n, p->active, c / PARTS, 1);
+    const rl_range_t part = rl_split_range(share.end - share.begin, PARTS, c % PARTS, 1);
+    return (rl_range_t){share.begin + part.begin, share.begin + part.end};
 }
 
 /* Runs chunks of the current job until none is left to take; called and returns with mu
@@ -76,13 +91,13 @@ static int next_chunk(const rl_threadpool_t *p, int self) {
 static void claim_chunks(rl_threadpool_t *p, int self) {
     for (int c; (c = next_chunk(p, self)) >= 0;) {
         p->claimed[c] = true;
-        const rl_range_t r = rl_split_range(p->n, p->active, c, 1);
+        const rl_range_t r = chunk_range(p, c);
         const rl_chunk_fn fn = p->fn;
         void *ctx = p->ctx;
         pthread_mutex_unlock(&p->mu);
         if (r.end > r.begin) fn(ctx, r.begin, r.end);
         pthread_mutex_lock(&p->mu);
-        if (atomic_fetch_add(&p->done, 1) + 1 == p->active) pthread_cond_signal(&p->done_cv);
+        if (atomic_fetch_add(&p->done, 1) + 1 == p->chunks) pthread_cond_signal(&p->done_cv);
     }
 }
 
@@ -99,9 +114,9 @@ static bool job_posted(rl_threadpool_t *p, unsigned long seen) {
     return atomic_load(&p->stop) || atomic_load(&p->generation) != seen;
 }
 
-/* All `active` chunks of the current job have finished. */
-static bool job_finished(rl_threadpool_t *p, unsigned long active) {
-    return atomic_load(&p->done) >= (int)active;
+/* All `chunks` chunks of the current job have finished. */
+static bool job_finished(rl_threadpool_t *p, unsigned long chunks) {
+    return atomic_load(&p->done) >= (int)chunks;
 }
 
 /* Spins until ready(p, arg) or the pool's spin time passes (mu not held); the caller checks
@@ -146,7 +161,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     rl_threadpool_t *p = rl_calloc(1, sizeof *p);
     RETURN_IF_AT(where, p == NULL, RL_OUT_OF_MEMORY, "cannot allocate a thread pool");
     p->threads = rl_calloc((size_t)nthreads, sizeof *p->threads);
-    p->claimed = rl_calloc((size_t)nthreads, sizeof *p->claimed);
+    p->claimed = rl_calloc((size_t)nthreads * PARTS, sizeof *p->claimed);
     if (p->threads == NULL || p->claimed == NULL) {
         rl_free(p->threads), rl_free(p->claimed), rl_free(p);
         return rl_error(RL_OUT_OF_MEMORY, where, "cannot allocate %d threads", nthreads);
@@ -199,18 +214,18 @@ void rl_threadpool_destroy(rl_threadpool_t *p) {
 /* One job on `active` threads; the caller holds job_lock. */
 static void run_job(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, size_t n) {
     pthread_mutex_lock(&p->mu);
-    p->fn = fn, p->ctx = ctx, p->n = n, p->active = active;
+    p->fn = fn, p->ctx = ctx, p->n = n, p->active = active, p->chunks = active * PARTS;
     p->done = 0;
-    for (int c = 0; c < active; ++c) p->claimed[c] = false;
+    for (int c = 0; c < p->chunks; ++c) p->claimed[c] = false;
     ++p->generation;
     pthread_cond_broadcast(&p->wake);
     claim_chunks(p, 0);
-    if (p->done < active) { /* the workers' chunks: spin on them first, then sleep */
+    if (p->done < p->chunks) { /* the workers' chunks: spin on them first, then sleep */
         pthread_mutex_unlock(&p->mu);
-        spin_until(p, job_finished, (unsigned long)active);
+        spin_until(p, job_finished, (unsigned long)p->chunks);
         pthread_mutex_lock(&p->mu);
     }
-    while (p->done < p->active) pthread_cond_wait(&p->done_cv, &p->mu);
+    while (p->done < p->chunks) pthread_cond_wait(&p->done_cv, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A small pthread pool, pthreadpool-shaped: rl_parallelize(pool, fn, ctx, n) splits [0, n)
- * into one balanced chunk per thread (rl_split_range), which the calling thread and the woken
- * workers claim, the caller first and until none is left (threadpool.c). A NULL pool,
+ * into one balanced range per thread (rl_split_range), each cut into a few chunks, which the
+ * calling thread and the woken workers claim, the caller first and until none is left
+ * (threadpool.c). A NULL pool,
  * a one-thread pool, or a pool already busy with another caller's job runs everything on the
  * caller, so concurrent executions never wait on each other and results never depend on the
  * thread count. rl_parallelize_bytes first asks the thread policy (thread_policy.h) how many
