@@ -70,7 +70,11 @@ static void detect(void) {
     features.avx512_bf16 = features.avx512 && (a & (1u << 5));
 }
 #else
-static void detect(void) {}
+static void detect(void) {
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+    features.simd128 = true;
+#endif
+}
 #endif
 
 /* The best level this build can run: detected on x86, fixed at build time in wasm (a module

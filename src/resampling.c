@@ -20,6 +20,7 @@
 static const char *const where = "rl_resampling_create";
 
 /* Channels a group of a channels-last side holds at most: a ring row is OW x this many f32. */
+#define RS_WASM_DOT_TAPS 12 /* fewest taps for which SIMD128 takes the dot products */
 #define RS_MAX_GROUP 64
 
 static const char *alg_name(rl_resampling_alg_t alg) {
@@ -531,10 +532,13 @@ static bool taps_in_a_run(const rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t x, int32_
 static rl_status_t htab_dots(rl_resampling_t *rs, rl_rs_htab_t *t) {
     const int32_t pitch = (int32_t)rs->src.sw;
     if (!rs->fixed || rs->hdot == NULL || t->poff == NULL || pitch > 4) return RL_SUCCESS;
+    /* SIMD128's dots cost a fixed part per output and a part per 4 taps, its gathers by pixels
+     * a part per tap: the dots pay from about 12 taps on (docs/performance.md) */
+    if (rs->hdot_isa == RL_ISA_WASM128 && t->kpx < RS_WASM_DOT_TAPS) return RL_SUCCESS;
     const rl_dim_t ow = rs->out[2];
     for (rl_dim_t x = 0; x < ow; ++x)
         if (!taps_in_a_run(t, ow, x, pitch)) return RL_SUCCESS;
-    t->kdot = t->kpx <= 16 ? 16 : (t->kpx + 31) / 32 * 32; /* kernels.h */
+    t->kdot = RL_RESAMPLE_HDOT_KV(rs->hdot_isa, t->kpx); /* kernels.h */
     t->dfirst = rl_malloc((size_t)ow * sizeof *t->dfirst);
     t->dw = rl_calloc((size_t)(ow * t->kdot), sizeof *t->dw);
     RETURN_IF_AT(where, t->dfirst == NULL || t->dw == NULL, RL_OUT_OF_MEMORY,
@@ -545,7 +549,8 @@ static rl_status_t htab_dots(rl_resampling_t *rs, rl_rs_htab_t *t) {
             t->dw[x * t->kdot + tap] = (int16_t)fixed_weight(t, tap, x);
     }
     /* the planes: the row's pixels, then zeros under the reach of the last output's taps */
-    const size_t stride = (size_t)(rs->in[2] + t->kdot + 64);
+    const size_t stride =
+        RL_RESAMPLE_HDOT_STRIDE((size_t)rs->in[2], (size_t)t->kdot, (size_t)t->cb, (size_t)pitch);
     rs->plane_stride = stride > rs->plane_stride ? stride : rs->plane_stride;
     return RL_SUCCESS;
 }
@@ -562,6 +567,7 @@ static rl_status_t kernels_and_scratch(rl_resampling_t *rs, rl_data_type_t sdt, 
     rs->hwin = rs->vfirst ? NULL : t->resample_hwin[sdt].fn;
     rs->hplane = t->resample_hplane.fn;
     rs->hdot = t->resample_hdot.fn;
+    rs->hdot_isa = t->resample_hdot.isa;
     for (int g = 0; g < 2; ++g) {
         CHECK_STATUS(htab_pixels(rs, &rs->htab[g], sdt));
         CHECK_STATUS(htab_windows(rs, &rs->htab[g]));

@@ -99,6 +99,7 @@ typedef struct rl_resampling {
     rl_resample_hwin_fn hwin;     /* by pixels through windows, for those with win (htab_windows) */
     rl_resample_hplane_fn hplane; /* in fixed point through planes, for those with pidx */
     rl_resample_hdot_fn hdot;     /* in fixed point by dot products, for those with dfirst */
+    rl_isa_t hdot_isa;            /* its level: the granule of its taps (RL_RESAMPLE_HDOT_KV) */
     rl_resample_v_fn v;
     rl_cvt_to_f32_fn widen; /* V-first: a source row into the ring */
     rl_load_f32_fn load;    /* V-first without scratch: one source element */

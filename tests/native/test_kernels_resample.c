@@ -240,9 +240,10 @@ static void check_hplane(const kernel_t *k, size_t n, size_t taps, size_t cb, si
  * exactly sized, each output's taps from a random first pixel on (taps past the row weigh 0
  * and, in the element tables, read its last pixel), word weights as check_hplane's. */
 static void check_hdot(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t pitch) {
-    const size_t iw = 1 + (size_t)tu_range(&rng, 0, 90),
-                 kv = taps <= 16 ? 16 : (taps + 31) / 32 * 32;
-    const size_t stride = iw + kv + (size_t)tu_range(&rng, 0, 20), bytes = (iw - 1) * pitch + cb;
+    const size_t iw = 1 + (size_t)tu_range(&rng, 0, 90), kv = RL_RESAMPLE_HDOT_KV(k->isa, taps);
+    const size_t stride =
+        RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch) + (size_t)tu_range(&rng, 0, 20);
+    const size_t bytes = (iw - 1) * pitch + cb;
     const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
     int32_t *first = tu_alloc(n * sizeof *first + 1), *off = tu_alloc(taps * kstride * 4 + 1);
     int16_t *wq = tu_alloc(n * kv * sizeof *wq + 1);

@@ -63,3 +63,70 @@ RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
     return wasm_f32x4_convert_i32x4(wasm_i32x4_shr(wasm_i32x4_shl(v, (uint32_t)(24 - 8 * c)), 24));
 }
 #include "resample-px-walk.h"
+
+/* The pass in fixed point by dot products (kernels.h, rl_resample_hdot_fn): the row's pixels
+ * copied whole into the scratch (the bytes after them stay zero), then per output, four taps
+ * at a time: one 16-byte load of their pixels, one swizzle pairing taps 2i and 2i + 1 of each
+ * channel, and per pair of taps an extend to 16 bits and one i32x4.dot_i16x8_s with the pair's
+ * weights: four i32 sums, channels 0 to 3 of the output, exact (the weights' units make them
+ * whole numbers below 2^24). V8 lowers each of these to one or two instructions, where the
+ * planes of the AVX-512 kernel would cost a long shuffle sequence per channel. */
+static inline v128_t pair_taps(size_t pitch) {
+    uint8_t idx[16];
+    for (int h = 0; h < 2; ++h) /* pixels 2h, 2h + 1 */
+        for (int c = 0; c < 4; ++c)
+            for (int t = 0; t < 2; ++t) idx[8 * h + 2 * c + t] = (uint8_t)((2 * h + t) * pitch + c);
+    return wasm_v128_load(idx);
+}
+
+static inline v128_t dot_output(const uint8_t *px, const int16_t *w, size_t kv, size_t pitch,
+                                v128_t pairs) {
+    v128_t acc = wasm_i32x4_splat(0);
+    for (size_t t = 0; t < kv; t += 4) {
+        const v128_t b = wasm_i8x16_swizzle(wasm_v128_load(px + t * pitch), pairs);
+        const v128_t q = wasm_v128_load64_zero(w + t); /* w0 w1 w2 w3 as i32 lanes 0, 1 */
+        const v128_t w01 = wasm_i32x4_shuffle(q, q, 0, 0, 0, 0);
+        const v128_t w23 = wasm_i32x4_shuffle(q, q, 1, 1, 1, 1);
+        acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(b), w01));
+        acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(b), w23));
+    }
+    return acc;
+}
+
+/* Channels 0 .. cb - 1 of outputs x .. x + 3 (a[i]: output x + i's four sums) into their
+ * planes: a 4 x 4 transpose of unpacks (one instruction each in V8), then one store per
+ * channel. */
+static inline void store_four(float *dst, size_t n, size_t x, size_t cb, const v128_t a[4],
+                              v128_t unit) {
+    const v128_t lo01 = wasm_i32x4_shuffle(a[0], a[1], 0, 4, 1, 5);
+    const v128_t hi01 = wasm_i32x4_shuffle(a[0], a[1], 2, 6, 3, 7);
+    const v128_t lo23 = wasm_i32x4_shuffle(a[2], a[3], 0, 4, 1, 5);
+    const v128_t hi23 = wasm_i32x4_shuffle(a[2], a[3], 2, 6, 3, 7);
+    const v128_t ch[4] = {
+        wasm_i64x2_shuffle(lo01, lo23, 0, 2), wasm_i64x2_shuffle(lo01, lo23, 1, 3),
+        wasm_i64x2_shuffle(hi01, hi23, 0, 2), wasm_i64x2_shuffle(hi01, hi23, 1, 3)};
+    for (size_t c = 0; c < cb; ++c)
+        wasm_v128_store(dst + c * n + x, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(ch[c]), unit));
+}
+
+void rl_u8_resample_hdot__wasm128(RL_RESAMPLE_HDOT_PARAMS) {
+    (void)stride; /* RL_RESAMPLE_HDOT_STRIDE sized the scratch for the copy and its reads */
+    memcpy(planes, src, (iw - 1) * pitch + cb);
+    const v128_t pairs = pair_taps(pitch);
+    const v128_t unit = wasm_f32x4_splat(1.0f / (float)(1 << RL_RS_FIX_BITS));
+    size_t x = 0;
+    for (; x + 4 <= n; x += 4) {
+        v128_t a[4];
+        for (int i = 0; i < 4; ++i)
+            a[i] = dot_output(planes + (size_t)first[x + i] * pitch, wq + (x + i) * kv, kv, pitch,
+                              pairs);
+        store_four(dst, n, x, cb, a, unit);
+    }
+    for (; x < n; ++x) {
+        const v128_t acc =
+            dot_output(planes + (size_t)first[x] * pitch, wq + x * kv, kv, pitch, pairs);
+        float v[4];
+        wasm_v128_store(v, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), unit));
+        for (size_t c = 0; c < cb; ++c) dst[c * n + x] = v[c];
+    }
+}
