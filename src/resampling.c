@@ -20,8 +20,9 @@
 static const char *const where = "rl_resampling_create";
 
 /* Channels a group of a channels-last side holds at most: a ring row is OW x this many f32. */
-#define RS_WASM_DOT_TAPS 12 /* fewest taps for which SIMD128 takes the dot products */
 #define RS_MAX_GROUP 64
+/* The fewest taps per output for which SIMD128 takes the dot products (htab_dots). */
+#define RS_WASM_DOT_TAPS 12
 
 static const char *alg_name(rl_resampling_alg_t alg) {
     switch (alg) {
@@ -533,7 +534,7 @@ static rl_status_t htab_dots(rl_resampling_t *rs, rl_rs_htab_t *t) {
     const int32_t pitch = (int32_t)rs->src.sw;
     if (!rs->fixed || rs->hdot == NULL || t->poff == NULL || pitch > 4) return RL_SUCCESS;
     /* SIMD128's dots cost a fixed part per output and a part per 4 taps, its gathers by pixels
-     * a part per tap: the dots pay from about 12 taps on (docs/performance.md) */
+     * a part per tap: the dots pay from about 12 taps on (docs/resampling.md) */
     if (rs->hdot_isa == RL_ISA_WASM128 && t->kpx < RS_WASM_DOT_TAPS) return RL_SUCCESS;
     const rl_dim_t ow = rs->out[2];
     for (rl_dim_t x = 0; x < ow; ++x)
