@@ -237,6 +237,13 @@ static bool narrows(const rl_plan_region_t *r, const rl_plan_t *p, const rl_prob
     return r->node[last].s[0] == n1 && n1 <= cap / line && n1 * (rl_dim_t)p->src_es >= 64;
 }
 
+/* Whether every node outside K0 steps forward on both sides. */
+static bool outer_strides_positive(const rl_plan_region_t *r) {
+    for (int k = 0; k < r->nnodes - 1; ++k)
+        if (r->node[k].s[0] <= 0 || r->node[k].s[1] <= 0) return false;
+    return true;
+}
+
 /* Whether the run after K0 in the source belongs to an outer node of few runs (nhwc ->
  * nChw16c: the next 16 channels), all outer strides positive; then the outer nodes are
  * sorted by source stride, that node K1 and the next K2 (the pixels). A work item then reads
@@ -247,12 +254,10 @@ static bool narrows(const rl_plan_region_t *r, const rl_plan_t *p, const rl_prob
  * streams, stays. */
 static bool reads_in_source_order(rl_plan_region_t *r) {
     const int last = r->nnodes - 1;
-    bool positive = true, adjacent = false;
-    for (int k = 0; k < last; ++k) {
-        positive &= r->node[k].s[0] > 0 && r->node[k].s[1] > 0;
+    bool adjacent = false;
+    for (int k = 0; k < last; ++k)
         adjacent |= r->node[k].s[0] == r->node[last].n && r->node[k].n <= MAX_LINE_STREAMS;
-    }
-    if (!positive || !adjacent) return false;
+    if (!outer_strides_positive(r) || !adjacent) return false;
     rl_plan_sort_by_stride(r->node, last, 0); /* source order, K0 last */
     return true;
 }
@@ -275,9 +280,7 @@ static void short_runs_in_source_order(rl_plan_region_t *r, const rl_plan_t *p) 
 static bool copies_lines(const rl_plan_region_t *r, const rl_plan_t *p) {
     const int last = r->nnodes - 1;
     if (!p->lines.fn || last < 1 || r->node[last].n * (rl_dim_t)p->src_es != 64) return false;
-    for (int k = 0; k < last; ++k)
-        if (r->node[k].s[0] <= 0 || r->node[k].s[1] <= 0) return false;
-    return true;
+    return outer_strides_positive(r);
 }
 
 /* Pure copies of short runs (K0 of at most RUNS_MAX_BYTES) with nodes around them to batch

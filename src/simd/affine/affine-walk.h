@@ -11,9 +11,8 @@
 #ifndef RL_SIMD_AFFINE_WALK_H
 #define RL_SIMD_AFFINE_WALK_H
 
+#include "cvt/cvt-walk.h" /* the loads' type and names: rl_cvt_load_fn, RL_CVT_FN */
 #include "kernels.h"
-
-typedef rl_vf (*rl_affine_load_fn)(const void *p, rl_lanes m);
 
 /* Lanes m of elements i.. (v: their values) through the steps `ops` names, in the reference's
  * order. */
@@ -27,7 +26,7 @@ RL_INLINE rl_vf affine(rl_vf v, size_t i, rl_lanes m, unsigned ops, const float 
 }
 
 /* n elements of es bytes at x through `load`, then the steps, into y. */
-RL_INLINE void affine_run(size_t n, const char *x, size_t es, rl_affine_load_fn load, float *y,
+RL_INLINE void affine_run(size_t n, const char *x, size_t es, rl_cvt_load_fn load, float *y,
                           unsigned ops, const float *szp, const float *ssc, const float *dsc,
                           const float *dzp) {
     size_t i = 0;
@@ -43,8 +42,8 @@ RL_INLINE void affine_run(size_t n, const char *x, size_t es, rl_affine_load_fn 
 
 #define RL_AFFINE_KERNEL(type, es)                                                                 \
     void RL_ISA_NAME(rl_##type##_affine__)(RL_AFFINE_PARAMS) {                                     \
-        affine_run(n, (const char *)x, es, RL_CAT(RL_CAT(rl_, RL_VF_ISA), _load_##type), y, ops,   \
-                   src_zp, src_scale, dst_scale, dst_zp);                                          \
+        affine_run(n, (const char *)x, es, RL_CVT_FN(load, type), y, ops, src_zp, src_scale,       \
+                   dst_scale, dst_zp);                                                             \
     }
 RL_AFFINE_KERNEL(u8, 1)
 RL_AFFINE_KERNEL(s8, 1)

@@ -28,25 +28,21 @@ RL_INLINE void next_rows(walk_t *w, size_t n, ptrdiff_t off[16]) {
 RL_INLINE __mmask16 first16(size_t n) { return (__mmask16)((1u << n) - 1u); }
 
 /* nr <= 8 plain rows (ss apart) x nc <= 16 columns at s -> nc folded rows of nr elements at
- * d + off[k]: in-lane 4 x 4 transposes and one two-source permute per pair of columns. */
+ * d + off[k]: the half tile's transposes (half_rows_to_cols), one column per half register. */
 RL_INLINE void put_half(const uint8_t *s, size_t ss, uint8_t *d, const ptrdiff_t *off, size_t nr,
                         size_t nc) {
     const __mmask16 lm = first16(nc);
     __m512i r[8];
     for (size_t i = 0; i < 8; ++i)
         r[i] = i < nr ? _mm512_maskz_loadu_epi32(lm, s + i * ss) : _mm512_setzero_si512();
-    transpose_4x4_lanes(r, 2);
-    /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
-    const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-    const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    __m512i x[4], y[4];
+    half_rows_to_cols(r, x, y);
     __m256i col[16];
     for (int q = 0; q < 4; ++q) {
-        const __m512i x = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
-        const __m512i y = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
-        col[q] = _mm512_castsi512_si256(x);
-        col[4 + q] = _mm512_extracti64x4_epi64(x, 1);
-        col[8 + q] = _mm512_castsi512_si256(y);
-        col[12 + q] = _mm512_extracti64x4_epi64(y, 1);
+        col[q] = _mm512_castsi512_si256(x[q]);
+        col[4 + q] = _mm512_extracti64x4_epi64(x[q], 1);
+        col[8 + q] = _mm512_castsi512_si256(y[q]);
+        col[12 + q] = _mm512_extracti64x4_epi64(y[q], 1);
     }
     const __mmask8 sm = (__mmask8)((1u << nr) - 1u);
     for (size_t k = 0; k < nc; ++k) {

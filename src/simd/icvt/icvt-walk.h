@@ -2,7 +2,8 @@
 /* The integer conversion kernels (kernels.h, rl_icvt_fn), written once over an ISA's unit
  * functions: RL_ICVT_N elements at a time, then the tail through a zeroed stack unit (its
  * bytes copied in and out), so nothing past the n elements is read or written. A kernel file
- * defines RL_ICVT_ISA (its name suffix), RL_ICVT_N and one unit function per pair,
+ * defines RL_VF_ISA (its name suffix, as vec-ops.h names it), RL_ICVT_N and one unit function
+ * per pair,
  * unit_<src>_<dst>(const void *src, void *dst), then includes this. */
 #ifndef RL_SIMD_ICVT_WALK_H
 #define RL_SIMD_ICVT_WALK_H
@@ -10,14 +11,11 @@
 #include <string.h>
 
 #include "kernels.h"
-
-#define RL_ICVT_CAT_(a, b) a##b
-#define RL_ICVT_CAT(a, b)  RL_ICVT_CAT_(a, b)
+#include "vec-ops.h"
 
 typedef void (*rl_icvt_unit_fn)(const void *src, void *dst);
 
-static inline __attribute__((always_inline)) void
-icvt_run(size_t n, const char *src, char *dst, size_t ses, size_t des, rl_icvt_unit_fn unit) {
+RL_INLINE void icvt_run(size_t n, const char *src, char *dst, size_t ses, size_t des, rl_icvt_unit_fn unit) {
     size_t i = 0;
     for (; i + RL_ICVT_N <= n; i += RL_ICVT_N) unit(src + i * ses, dst + i * des);
     if (i == n) return;
@@ -28,7 +26,7 @@ icvt_run(size_t n, const char *src, char *dst, size_t ses, size_t des, rl_icvt_u
 }
 
 #define RL_ICVT_KERNEL(s, d, ses, des)                                                             \
-    void RL_ICVT_CAT(rl_##s##_##d##_icvt__, RL_ICVT_ISA)(RL_ICVT_PARAMS) {                         \
+    void RL_ISA_NAME(rl_##s##_##d##_icvt__)(RL_ICVT_PARAMS) {                         \
         icvt_run(n, (const char *)src, (char *)dst, ses, des, unit_##s##_##d);                     \
     }
 RL_ICVT_KERNEL(u8, s8, 1, 1)

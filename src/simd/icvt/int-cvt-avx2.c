@@ -3,7 +3,7 @@
  * one max or min, widen with vpmovzx/sx, narrow with packs and one lane-order permute. */
 #include <immintrin.h>
 
-#define RL_ICVT_ISA avx2
+#define RL_VF_ISA   avx2
 #define RL_ICVT_N   32
 
 static inline __m256i load32(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }

@@ -3,7 +3,7 @@
  * saturate with one max or min, widen with vpmovzx/sx, narrow with vpmov(u)sdb. */
 #include <immintrin.h>
 
-#define RL_ICVT_ISA avx512
+#define RL_VF_ISA   avx512
 #define RL_ICVT_N   64
 
 static inline __m512i load64(const void *p) { return _mm512_loadu_si512(p); }

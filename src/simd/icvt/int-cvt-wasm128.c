@@ -4,7 +4,7 @@
  * narrows (s32 -> s16 signed, then s16 -> u8 or s8). */
 #include <wasm_simd128.h>
 
-#define RL_ICVT_ISA wasm128
+#define RL_VF_ISA   wasm128
 #define RL_ICVT_N   16
 
 static inline v128_t load16(const void *p) { return wasm_v128_load(p); }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The x32 AVX-512 register transposes shared by the transpose kernel (x32-transpose-avx512.c)
- * and the fold kernel (../fold/x32-fold-avx512.c): in-lane 4 x 4 transposes of row groups and
- * the whole 16 x 16 tile. Included only by *-avx512.c files. */
+ * and the fold kernel (../fold/x32-fold-avx512.c): in-lane 4 x 4 transposes of row groups, the
+ * whole 16 x 16 tile and the 8-row half tile. Included only by *-avx512.c files. */
 #ifndef RL_SIMD_X32_TILE_AVX512_H
 #define RL_SIMD_X32_TILE_AVX512_H
 
@@ -46,6 +46,19 @@ RL_INLINE void transpose_16x16(__m512i r[16]) {
         r[8 + q] = _mm512_shuffle_i32x4(v[2 * q], v[8 + 2 * q], 0xdd);
         r[4 + q] = _mm512_shuffle_i32x4(v[2 * q + 1], v[9 + 2 * q], 0x88);
         r[12 + q] = _mm512_shuffle_i32x4(v[2 * q + 1], v[9 + 2 * q], 0xdd);
+    }
+}
+
+/* The 8 x 16 half tile in r[8] (source rows) -> its 16 columns, 8 elements each: column
+ * 4 L + q in 256-bit half L % 2 of x[q] (L < 2) or of y[q] (L >= 2). */
+RL_INLINE void half_rows_to_cols(__m512i r[8], __m512i x[4], __m512i y[4]) {
+    transpose_4x4_lanes(r, 2);
+    /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
+    const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    for (int q = 0; q < 4; ++q) {
+        x[q] = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
+        y[q] = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
     }
 }
 

@@ -44,19 +44,6 @@ RL_INLINE void tile_half_cols(const uint8_t *s, size_t ss, uint8_t *d, size_t ds
     store_half_cols(r, d, ds, sm, nc);
 }
 
-/* The 8 x 16 half tile in r[8] (source rows) -> its 16 columns, 8 elements each: column
- * 4 L + q in 256-bit half L % 2 of x[q] (L < 2) or of y[q] (L >= 2). */
-RL_INLINE void half_rows_to_cols(__m512i r[8], __m512i x[4], __m512i y[4]) {
-    transpose_4x4_lanes(r, 2);
-    /* lane L of r[q] | r[4 + q]: rows 0-3 | 4-7 of column 4L + q; pair them per column */
-    const __m512i lo = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
-    const __m512i hi = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
-    for (int q = 0; q < 4; ++q) {
-        x[q] = _mm512_permutex2var_epi64(r[q], lo, r[4 + q]); /* columns q, 4 + q */
-        y[q] = _mm512_permutex2var_epi64(r[q], hi, r[4 + q]); /* 8 + q, 12 + q */
-    }
-}
-
 /* Source rows 0..7 x columns 0..15 at s -> destination rows 0..15 x columns 0..7 at d (32-byte
  * rows: nchw -> nChw8c, where ds = 32 puts them back to back and they go out as 8 whole
  * lines), non-temporal when `stream` (d 64-byte aligned, ds 32 or a multiple of 64); reads
