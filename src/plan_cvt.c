@@ -53,6 +53,20 @@ typedef struct {
     float v[RL_Q_COUNT][PRM_PERIOD_MAX + PRM_CHUNK];
 } prm_arrays_t;
 
+/* rcp[i] = 1 / dsc[i] for i < n: what lets the affine kernel multiply instead of dividing
+ * (rl_affine_fn's dst_rcp), worth its divisions where the values serve many more elements
+ * than were laid out (the factors a thread keeps across its work items; a run's own
+ * parameters, laid out per call, measured no faster with them). Returns whether the kernel
+ * may take them: all moderate (kernels.h). */
+static bool reciprocals(float *rcp, const float *dsc, rl_dim_t n) {
+    int wild = 0;
+    for (rl_dim_t i = 0; i < n; ++i) {
+        rcp[i] = 1.0f / dsc[i];
+        wild |= !rl_quot_moderate(rcp[i]);
+    }
+    return !wild;
+}
+
 /* Lays out the parameters of `count` elements of a run from phase `phase` of its period: one
  * period read, the rest copies of it (element i takes those of i % period). Returns whether
  * the affine kernel may take them: no src_scale or dst_zp is NaN (its precondition). */
@@ -125,15 +139,15 @@ static varying_t varying_setup(const rl_plan_job_t *job, char *d, const rl_cvt_p
 }
 
 /* One chunk of m elements with per-element parameters prm (by RL_Q_*, each at the chunk's
- * first element): the source through the per-element steps into f32 (d itself, or buf of m
+ * first element; rcp: NULL, or the reciprocals of prm's destination scales): the source through the per-element steps into f32 (d itself, or buf of m
  * floats or more), then to the destination with the constant ones. */
 static void varying_chunk(const rl_plan_job_t *job, const varying_t *v,
-                          const float *const prm[RL_Q_COUNT], const char *s, char *d, rl_dim_t m,
-                          float *buf) {
+                          const float *const prm[RL_Q_COUNT], const float *rcp, const char *s,
+                          char *d, rl_dim_t m, float *buf) {
     const rl_plan_t *p = job->p;
     float *x = v->in_place ? (float *)(void *)d : buf;
     p->affine.fn((size_t)m, s, x, v->affine_ops, prm[RL_Q_SRC_ZP], prm[RL_Q_SRC_SCALE],
-                 prm[RL_Q_DST_SCALE], prm[RL_Q_DST_ZP]);
+                 prm[RL_Q_DST_SCALE], rcp, prm[RL_Q_DST_ZP]);
     if (!v->in_place) p->from_f32.fn((size_t)m, buf, d, &v->dst_prm, false);
 }
 
@@ -163,7 +177,7 @@ static void cvt_run_varying(const rl_plan_job_t *job, const char *s, char *d, rl
         const float *prm[RL_Q_COUNT];
         for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = a.v[j] + (once ? phase : 0);
         float buf[PRM_CHUNK];
-        varying_chunk(job, &v, prm, s + at * ses, d + at * des, m, buf);
+        varying_chunk(job, &v, prm, NULL, s + at * ses, d + at * des, m, buf);
     }
 }
 
@@ -296,6 +310,8 @@ static void factors_for(const rl_plan_job_t *job, rl_plan_factors_t *f, const rl
         const bool numbers = lay_out_factor(qj, job->qv[j], f->v[j], q[j], step, g, r->len);
         if (j == RL_Q_SRC_SCALE || j == RL_Q_DST_ZP) f->numbers &= numbers; /* rl_cvt_nan_params */
     }
+    f->quot = job->e->q[RL_Q_DST_SCALE].present && /* kept with the factors, and reused */
+              reciprocals(f->rcp, f->v[RL_Q_DST_SCALE], g.outer * g.rows * r->len);
 }
 
 /* n <= RL_PLAN_FACTORS_MAX elements from s into d with the factors of f: one call of each
@@ -306,7 +322,7 @@ static void cvt_factored(const rl_plan_job_t *job, const rl_plan_factors_t *f, b
     const float *prm[RL_Q_COUNT];
     for (int j = 0; j < RL_Q_COUNT; ++j) prm[j] = f->v[j];
     _Alignas(64) float buf[RL_PLAN_FACTORS_MAX];
-    varying_chunk(job, &v, prm, s, d, n, buf);
+    varying_chunk(job, &v, prm, f->quot ? f->rcp : NULL, s, d, n, buf);
 }
 
 /* The runs of a group of shape g, `bytes` each, apart by (outer, row) bytes on one side and

@@ -32,9 +32,10 @@ typedef struct {
 
 /* The per-element parameters of a group of short runs (rl_cvt_runs_t), laid out as factor
  * rows beside the runs, run after run (block a, run i, element e: the value at quant index
- * q + a * outer_q + i * row_q + e * run_q), kept by a work item across its tiles: the tiles of
- * one item mostly share them (every pixel of an nChw16c -> nhwc item reads the same 512
- * channel scales), so they are laid out once, not per tile. `valid` false: none yet. */
+ * q + a * outer_q + i * row_q + e * run_q), kept by a thread across its tiles and work items:
+ * they mostly share them (every pixel of an nChw16c -> nhwc item reads the same 512 channel
+ * scales; the items of one output-channel block of a weight layout the same 16), so they are
+ * laid out once, not per tile or item. `valid` false: none yet. */
 #define RL_PLAN_FACTORS_MAX 1024 /* elements of a group of runs */
 typedef struct {
     bool valid, numbers; /* numbers: no src_scale or dst_zp is NaN (the affine kernel's rule) */
@@ -42,6 +43,8 @@ typedef struct {
     rl_dim_t q[RL_Q_COUNT], step[RL_Q_COUNT][3]; /* its quant index; outer_q, row_q, run_q */
     rl_cvt_params_t first; /* the parameters at q (the constant ones hold everywhere) */
     float v[RL_Q_COUNT][RL_PLAN_FACTORS_MAX];
+    bool quot;                      /* rcp holds 1 / the destination scales, all moderate */
+    float rcp[RL_PLAN_FACTORS_MAX]; /* (rl_affine_fn's dst_rcp) */
 } rl_plan_factors_t;
 
 /* `outer` blocks of `rows` runs of `len` elements: run i of block a starts a * src_outer +

@@ -22,11 +22,14 @@ static const rl_plan_node_t *knode(const rl_plan_region_t *r, int k) {
     return k < r->nnodes ? &r->node[r->nnodes - 1 - k] : &absent_node;
 }
 
-/* Position of one work item: element offsets, quant index and the kernel block's extent. */
+/* Position of one work item: element offsets, quant index and the kernel block's extent;
+ * factors: the parameters laid out by an earlier item of the same run of items, which the
+ * next ones mostly share (the items of one output-channel block of a weight layout). */
 typedef struct {
     rl_dim_t off[2];
     rl_dim_t q[RL_Q_COUNT];
     rl_dim_t cnt[3];
+    rl_plan_factors_t *factors;
 } item_t;
 
 /* Block of node k (outermost first) of r: the kernel nodes' blocks, 1 outside them. */
@@ -284,8 +287,6 @@ static void run_tiles(const job_t *job, const item_t *it) {
     const tile_fn run = tile_runners[r->kernel];
     const rl_dim_t batch = tile_batch(job, it);
     rl_dim_t q[RL_Q_COUNT];
-    rl_plan_factors_t factors; /* laid out by the first tile that needs them */
-    factors.valid = false;
     tile_t t = {.q = q,
                 .c0 = it->cnt[0],
                 .c1 = it->cnt[1],
@@ -298,7 +299,7 @@ static void run_tiles(const job_t *job, const item_t *it) {
                 .ss2 = k2->s[0] * ses,
                 .ses = ses,
                 .des = des,
-                .factors = &factors};
+                .factors = it->factors};
     for (rl_dim_t i = 0; i < it->cnt[2]; i += batch) {
         t.c2 = rl_min_dim(batch, it->cnt[2] - i);
         for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it->q[j] + i * k2->q[j];
@@ -344,15 +345,13 @@ static void run_transposes(const job_t *job, const item_t *it) {
 }
 
 /* The staged columns of a converting RL_PK_TRANSPOSE_RUNS item converted into their places:
- * K2 blocks of K1 rows in one call, the item's parameters laid out once (plan_cvt.h). */
+ * K2 blocks of K1 rows in one call, with the parameters the thread keeps (plan_cvt.h). */
 static void convert_spread(const job_t *job, const item_t *it, const char *stage, char *d) {
     const rl_plan_region_t *r = job->r;
     const rl_plan_node_t *k0 = knode(r, 0), *k1 = knode(r, 1), *k2 = knode(r, 2);
-    rl_plan_factors_t factors;
-    factors.valid = false;
     const rl_cvt_runs_t runs = {it->cnt[2], it->cnt[1] * it->cnt[0], k2->s[1], k2->q,
                                 it->cnt[1], it->cnt[0],              it->cnt[0], k1->s[1],
-                                it->q,      k1->q,                   k0->q,      &factors};
+                                it->q,      k1->q,                   k0->q,      it->factors};
     rl_plan_cvt_runs(job, stage, d, &runs, true);
 }
 
@@ -423,10 +422,13 @@ static void run_items(void *ctx, size_t begin, size_t end) {
     const job_t *job = ctx;
     const item_fn run = item_runners[job->r->kernel] ? item_runners[job->r->kernel] : run_tiles;
     rl_dim_t digit[RL_PLAN_MAX_NODES];
+    rl_plan_factors_t factors; /* laid out by the first tile that needs them */
+    factors.valid = false;
     item_digits(job->r, begin, digit);
     for (size_t item = begin; item < end; ++item, next_digits(job->r, digit)) {
         item_t it;
         locate_item(job->r, digit, &it);
+        it.factors = &factors;
         run(job, &it);
     }
 }

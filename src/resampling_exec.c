@@ -181,16 +181,19 @@ static bool store_affine(const job_t *job, const chunk_t *k, const float *v, rl_
     const unsigned dst_steps = RL_CVT_DST_SCALE | RL_CVT_DST_ZP;
     const unsigned aff = job->ops & (RL_CVT_SRC_BOTH | (dst_varies ? dst_steps : 0u));
     if (dst_varies && (job->ops & RL_CVT_SUM)) return false;
-    float prm[4][CHUNK], tmp[CHUNK];
+    float prm[5][CHUNK], tmp[CHUNK]; /* src_zp, src_scale, dst_scale, its reciprocal, dst_zp */
     const rl_dim_t m = (k->x1 - k->x0) * k->cb;
+    bool quot = true; /* every reciprocal moderate (rl_affine_fn's dst_rcp) */
     for (rl_dim_t c = 0; c < k->cb; ++c) {
         const rl_cvt_params_t q = params(job, k->n, k->c0 + c);
         if (rl_cvt_nan_params(&q)) return false;
+        const float rcp = 1.0f / q.dst_scale;
+        quot &= rl_quot_moderate(rcp);
         for (rl_dim_t i = c; i < m; i += k->cb)
             prm[0][i] = q.src_zp, prm[1][i] = q.src_scale, prm[2][i] = q.dst_scale,
-            prm[3][i] = q.dst_zp;
+            prm[3][i] = rcp, prm[4][i] = q.dst_zp;
     }
-    rs->affine((size_t)m, v, tmp, aff, prm[0], prm[1], prm[2], prm[3]);
+    rs->affine((size_t)m, v, tmp, aff, prm[0], prm[1], prm[2], quot ? prm[3] : NULL, prm[4]);
     rl_cvt_params_t rest = params(job, k->n, k->c0);
     rest.ops &= ~aff;
     rs->store((size_t)m, tmp, job->dst + at * (rl_dim_t)rs->dst_es, &rest, false);

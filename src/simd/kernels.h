@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define RL_ARCH_X86 1
@@ -238,11 +239,27 @@ typedef void (*rl_unzip_f32_fn)(RL_UNZIP_F32_PARAMS);
  *   v = (float)x[i]; v = v - src_zp[i]; v = src_scale[i] * v; v = v / dst_scale[i];
  *   y[i] = v + dst_zp[i]                                               for i < n.
  * The arrays of steps not in `ops` are not read (may be NULL). No src_scale or dst_zp may be
- * NaN (the caller checks, as rl_cvt_nan_params does for one parameter). */
+ * NaN (the caller checks, as rl_cvt_nan_params does for one parameter). dst_rcp: NULL, or
+ * 1.0f / dst_scale[i] for each i, each of magnitude in [2^-60, 2^60] (rl_quot_moderate),
+ * which lets an ISA with FMA multiply instead of dividing (vec-ops.h, rl_vf_quot), with the
+ * same result. */
 #define RL_AFFINE_PARAMS                                                                       \
     size_t n, const void *x, float *y, unsigned ops, const float *src_zp,                       \
-        const float *src_scale, const float *dst_scale, const float *dst_zp
+        const float *src_scale, const float *dst_scale, const float *dst_rcp,                   \
+        const float *dst_zp
 typedef void (*rl_affine_fn)(RL_AFFINE_PARAMS);
+
+/* The moderate magnitudes, [2^-60, 2^60] as bits, where a quotient may go through the
+ * reciprocal (vec-ops.h, rl_vf_quot). */
+#define RL_QUOT_LO 0x21800000
+#define RL_QUOT_HI 0x5d800000
+/* Whether r's magnitude is moderate (NaN: no): rl_vf_quot's precondition on 1 / d. */
+static inline bool rl_quot_moderate(float r) {
+    uint32_t b;
+    memcpy(&b, &r, sizeof b);
+    b &= 0x7fffffffu;
+    return b >= RL_QUOT_LO && b <= RL_QUOT_HI;
+}
 
 /* Integer conversions without parameters (no scale, zero point or sum) between u8, s8 and
  * s32: each element clamped to the destination's range. Converting through f32 and rounding,

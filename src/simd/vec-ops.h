@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "kernels.h" /* RL_QUOT_LO, RL_QUOT_HI */
+
 /* The loop bodies take `ops`, the types' helpers and `stream` as constants: forced inlining
  * turns every call site into its own specialised, branch-free loop. */
 #define RL_INLINE static inline __attribute__((always_inline))
@@ -30,6 +32,20 @@
 #define rl_vf_sub(a, b) RL_VF_OP(sub)(a, b)
 #define rl_vf_mul(a, b) RL_VF_OP(mul)(a, b)
 #define rl_vf_div(a, b) RL_VF_OP(div)(a, b)
+
+/* x / d with the division's bits, given r = 1 / d rounded to f32 with every lane moderate
+ * (kernels.h, rl_quot_moderate: the caller checks, once for many vectors). An ISA with FMA binds
+ * RL_VF_QUOT to a product and one correction (Markstein's theorem): with r the reciprocal
+ * rounded to nearest and q = x * r within an ulp of x / d, the residual x - q * d is exact by
+ * FMA and q + (x - q * d) * r rounds to x / d rounded to nearest, barring overflow and
+ * underflow. So the lanes whose x is zero or moderate too take it (q and the residual then
+ * stay normal); the rest (infinities, NaNs, extremes) divide. The result takes q's sign,
+ * which is the quotient's: the correction of a zero may not keep it, depending on how the
+ * compiler folds the negations. The other ISAs divide. */
+#ifndef RL_VF_QUOT
+#define RL_VF_QUOT(x, d, r) ((void)(r), rl_vf_div(x, d))
+#endif
+#define rl_vf_quot(x, d, r) RL_VF_QUOT(x, d, r)
 
 #ifndef RL_LANES_ALL
 typedef unsigned rl_lanes; /* the first m lanes */

@@ -50,18 +50,29 @@ static float bits_f32(uint32_t u) {
     return f;
 }
 
+/* Any bit pattern: every exponent, where a quotient through the reciprocal (rl_vf_quot) meets
+ * the ranges it must leave to the division. */
+static float any_bits(void) {
+    return bits_f32((uint32_t)tu_range(&rng, 0, 0xffff) << 16 | (uint32_t)tu_range(&rng, 0, 0xffff));
+}
+
 static float value(void) {
     static const uint32_t special[] = {0x7fc00000u, 0xffc00001u, 0x7fa00000u, 0x7f800000u,
                                        0xff800000u, 0x00000000u, 0x80000000u, 0x00000001u,
                                        0x807fffffu, 0x7f7fffffu, 0xff7fffffu, 0x3f800000u};
     if (tu_chance(&rng, 0.15))
         return bits_f32(special[tu_range(&rng, 0, sizeof special / sizeof special[0] - 1)]);
+    if (tu_chance(&rng, 0.2)) return any_bits();
     return (float)(tu_uniform(&rng) * 512.0 - 256.0);
 }
 
-static float parameter(int zero_point) {
+/* A parameter of step j (0: src_zp, 1: src_scale, 2: dst_scale, 3: dst_zp); only a
+ * destination scale may take any bits (NaN included: the precondition covers the others). */
+static float parameter(int j) {
     static const float awkward[] = {0.0f, -0.0f, 1e-40f, 3e38f, -1.0f, 0.33333334f, INFINITY};
+    const int zero_point = j == 0 || j == 3;
     if (tu_chance(&rng, 0.1)) return awkward[tu_range(&rng, 0, 6)];
+    if (j == 2 && tu_chance(&rng, 0.2)) return any_bits();
     if (zero_point) return (float)tu_range(&rng, -300, 300);
     return (float)(tu_uniform(&rng) * 8.0 - 4.0);
 }
@@ -107,24 +118,33 @@ static void check(const kernel_t *k, size_t n, unsigned ops, int in_place) {
     float *prm[4];
     for (int j = 0; j < 4; ++j) {
         prm[j] = exact(n * sizeof(float));
-        for (size_t i = 0; i < n; ++i) prm[j][i] = parameter(j == 0 || j == 3);
+        for (size_t i = 0; i < n; ++i) prm[j][i] = parameter(j);
     }
     /* absent steps get NULL arrays: the kernels must not touch them */
     const float *szp = ops & RL_CVT_SRC_ZP ? prm[0] : NULL;
     const float *ssc = ops & RL_CVT_SRC_SCALE ? prm[1] : NULL;
     const float *dsc = ops & RL_CVT_DST_SCALE ? prm[2] : NULL;
     const float *dzp = ops & RL_CVT_DST_ZP ? prm[3] : NULL;
-    twin_of(k->dt)(n, x, want, ops, szp, ssc, dsc, dzp);
+    /* every other call gets the reciprocals, whose precondition moderates the scales */
+    const bool quot = dsc && n % 4 < 2;
+    float *rcp = exact(n * sizeof(float));
+    for (size_t i = 0; i < n; ++i) {
+        while (quot && !rl_quot_moderate(1.0f / prm[2][i])) prm[2][i] = parameter(2);
+        rcp[i] = 1.0f / prm[2][i];
+    }
+    const float *r = quot ? rcp : NULL;
+    twin_of(k->dt)(n, x, want, ops, szp, ssc, dsc, NULL, dzp);
     if (in_place) {
         memcpy(want + n, x + n * es, slack * es); /* in place, the tail is the source's */
-        k->fn(n, x, (float *)(void *)x, ops, szp, ssc, dsc, dzp);
+        k->fn(n, x, (float *)(void *)x, ops, szp, ssc, dsc, r, dzp);
         same_bits(k, (const float *)(const void *)x, want, n + slack, n, ops, in_place);
     } else {
-        k->fn(n, x, y, ops, szp, ssc, dsc, dzp);
+        k->fn(n, x, y, ops, szp, ssc, dsc, r, dzp);
         CHECK_MSG(memcmp(x, keep, (n + slack) * es) == 0, "%s wrote its input", k->name);
         same_bits(k, y, want, n + slack, n, ops, in_place);
     }
     for (int j = 0; j < 4; ++j) free(prm[j]);
+    free(rcp);
     free(x), free(keep), free(y), free(want);
 }
 

@@ -79,6 +79,8 @@ static rl_cvt_params_t params[] = {
     {0, 0.0f, 1.0f, 1.0f, 1.0f, 0.0f},
     {0, 3.0f, 0.5f, 0.0f, 2.0f, -7.0f},
     {0, 1.25f, -3.75f, -0.5f, -0.0371f, 128.5f},
+    {0, 0.0f, 1.0f, 1.0f, 0x1.fffffep-1f, 0.0f}, /* quotients through 1 / dst_scale */
+    {0, 0.5f, 3.0f, 1.0f, 0x1p-100f, 0.0f},      /* its largest reciprocal (vec-ops.h) */
     {0, -0.3f, 1e-30f, 1.0f, 1e-38f, 0.5f},
     {0, 1e20f, 3e38f, -0.5f, 1e30f, -1e20f},
     {0, 127.5f, 1e-40f, 2.0f, 3e-39f, -0.5f},

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Scalar twins of the per-element-parameter family (kernels.h, rl_affine_fn): each element
  * through the reference's own loader (convert.h), then the steps in the reference's order, one
- * element at a time. */
+ * element at a time. They divide: dst_rcp is not read. */
 #include "kernels.h"
 
 #include "convert.h"
@@ -10,6 +10,7 @@
 #define RL_DEFINE_SCALAR_AFFINE(type, dt)                                                          \
     void rl_##type##_affine__scalar(RL_AFFINE_PARAMS) {                                            \
         const size_t es = rl_dt_size(dt);                                                          \
+        (void)dst_rcp;                                                                             \
         for (size_t i = 0; i < n; ++i) {                                                           \
             float v = rl_load_##type((const char *)x + i * es);                                    \
             if (ops & RL_CVT_SRC_ZP) v = v - src_zp[i];                                            \

@@ -17,10 +17,13 @@
 /* Lanes m of elements i.. (v: their values) through the steps `ops` names, in the reference's
  * order. */
 RL_INLINE rl_vf affine(rl_vf v, size_t i, rl_lanes m, unsigned ops, const float *szp,
-                       const float *ssc, const float *dsc, const float *dzp) {
+                       const float *ssc, const float *dsc, const float *rcp, const float *dzp) {
     if (ops & RL_CVT_SRC_ZP) v = rl_vf_sub(v, rl_vf_load(szp + i, m));
     if (ops & RL_CVT_SRC_SCALE) v = rl_vf_mul(rl_vf_load(ssc + i, m), v);
-    if (ops & RL_CVT_DST_SCALE) v = rl_vf_div(v, rl_vf_load(dsc + i, m));
+    if ((ops & RL_CVT_DST_SCALE) && rcp)
+        v = rl_vf_quot(v, rl_vf_load(dsc + i, m), rl_vf_load(rcp + i, m));
+    else if (ops & RL_CVT_DST_SCALE)
+        v = rl_vf_div(v, rl_vf_load(dsc + i, m));
     if (ops & RL_CVT_DST_ZP) v = rl_vf_add(v, rl_vf_load(dzp + i, m));
     return v;
 }
@@ -28,22 +31,22 @@ RL_INLINE rl_vf affine(rl_vf v, size_t i, rl_lanes m, unsigned ops, const float 
 /* n elements of es bytes at x through `load`, then the steps, into y. */
 RL_INLINE void affine_run(size_t n, const char *x, size_t es, rl_cvt_load_fn load, float *y,
                           unsigned ops, const float *szp, const float *ssc, const float *dsc,
-                          const float *dzp) {
+                          const float *rcp, const float *dzp) {
     size_t i = 0;
     for (; i + RL_VF_N <= n; i += RL_VF_N) {
         const rl_vf v = load(x + i * es, RL_LANES_ALL);
-        rl_vf_store(y + i, affine(v, i, RL_LANES_ALL, ops, szp, ssc, dsc, dzp), RL_LANES_ALL);
+        rl_vf_store(y + i, affine(v, i, RL_LANES_ALL, ops, szp, ssc, dsc, rcp, dzp), RL_LANES_ALL);
     }
     if (i < n) {
         const rl_lanes m = rl_lanes_first(n - i);
-        rl_vf_store(y + i, affine(load(x + i * es, m), i, m, ops, szp, ssc, dsc, dzp), m);
+        rl_vf_store(y + i, affine(load(x + i * es, m), i, m, ops, szp, ssc, dsc, rcp, dzp), m);
     }
 }
 
 #define RL_AFFINE_KERNEL(type, es)                                                                 \
     void RL_ISA_NAME(rl_##type##_affine__)(RL_AFFINE_PARAMS) {                                     \
         affine_run(n, (const char *)x, es, RL_CVT_FN(load, type), y, ops, src_zp, src_scale,       \
-                   dst_scale, dst_zp);                                                             \
+                   dst_scale, dst_rcp, dst_zp);                                                             \
     }
 RL_AFFINE_KERNEL(u8, 1)
 RL_AFFINE_KERNEL(s8, 1)

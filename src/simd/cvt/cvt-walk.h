@@ -49,13 +49,21 @@ RL_INLINE size_t line_head(const void *dst, size_t es, size_t n) {
     return head < n ? head : n;
 }
 
-/* The pipeline's parameters as registers, the source steps' from zp and scale. */
+/* The pipeline's parameters as registers, the source steps' from zp and scale; dst_rcp, the
+ * destination scale's reciprocal, for rl_vf_quot where `quot` (it is moderate). */
 typedef struct {
-    rl_vf src_zp, src_scale, beta, dst_scale, dst_zp;
+    rl_vf src_zp, src_scale, beta, dst_scale, dst_rcp, dst_zp;
+    bool quot;
 } regs_t;
 RL_INLINE regs_t regs(const rl_cvt_params_t *p, float zp, float scale) {
-    return (regs_t){rl_vf_splat(zp), rl_vf_splat(scale), rl_vf_splat(p->beta),
-                    rl_vf_splat(p->dst_scale), rl_vf_splat(p->dst_zp)};
+    const float rcp = 1.0f / p->dst_scale;
+    return (regs_t){rl_vf_splat(zp),
+                    rl_vf_splat(scale),
+                    rl_vf_splat(p->beta),
+                    rl_vf_splat(p->dst_scale),
+                    rl_vf_splat(rcp),
+                    rl_vf_splat(p->dst_zp),
+                    rl_quot_moderate(rcp)};
 }
 
 /* The source steps (k: the ops, a constant; from_f32 sets both or neither). */
@@ -168,7 +176,10 @@ RL_INLINE bool from_unit(const from_call_t *f, size_t i, rl_lanes m, unsigned k,
         v = rl_cvt_sum(v, rl_vf_mul(f->c.beta, f->load(f->dst + i * f->es, m)), &ok);
         if (!ok) return false;
     }
-    if (k & RL_CVT_DST_SCALE) v = rl_vf_div(v, f->c.dst_scale);
+    if ((k & RL_CVT_DST_SCALE) && f->c.quot)
+        v = rl_vf_quot(v, f->c.dst_scale, f->c.dst_rcp);
+    else if (k & RL_CVT_DST_SCALE)
+        v = rl_vf_div(v, f->c.dst_scale);
     if (k & RL_CVT_DST_ZP) v = rl_vf_add(v, f->c.dst_zp);
     *out = v;
     return true;
