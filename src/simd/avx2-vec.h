@@ -39,7 +39,7 @@ RL_INLINE __m256 rl_avx2_quot(__m256 x, __m256 d, __m256 r) {
     const __m256 f = _mm256_fmadd_ps(_mm256_fnmadd_ps(q, d, x), r, q);
     const __m256 s = _mm256_castsi256_ps(sign);
     const __m256 v = _mm256_or_ps(_mm256_andnot_ps(s, f), _mm256_and_ps(s, q)); /* q's sign */
-    if (_mm256_testz_si256(bad, bad)) return v;
+    if (__builtin_expect(_mm256_testz_si256(bad, bad), 1)) return v;
     return _mm256_blendv_ps(v, _mm256_div_ps(x, d), _mm256_castsi256_ps(bad));
 }
 

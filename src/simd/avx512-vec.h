@@ -38,9 +38,10 @@ RL_INLINE __m512 rl_avx512_quot(__m512 x, __m512 d, __m512 r) {
                                       _mm512_set1_epi32(RL_QUOT_LO - 1)); /* zero, or not tiny */
     const __m512 q = _mm512_mul_ps(x, r);
     const __m512 f = _mm512_fmadd_ps(_mm512_fnmadd_ps(q, d, x), r, q);
-    const __m512 v = _mm512_castsi512_ps(_mm512_ternarylogic_epi32(
+    const __m512 v = _mm512_castsi512_ps(_mm512_ternarylogic_epi32( /* f with q's sign */
         _mm512_set1_epi32(INT32_MIN), _mm512_castps_si512(q), _mm512_castps_si512(f), 0xca));
-    return ok == RL_LANES_ALL ? v : _mm512_mask_div_ps(v, (__mmask16)~ok, x, d); /* q's sign */
+    if (__builtin_expect(ok == RL_LANES_ALL, 1)) return v;
+    return _mm512_mask_div_ps(v, (__mmask16)~ok, x, d);
 }
 
 #endif
