@@ -92,9 +92,33 @@ RL_INLINE void get_whole(const uint8_t *s, const ptrdiff_t *off, uint8_t *d, siz
     for (size_t k = 0; k < nc; ++k) _mm512_mask_storeu_epi32(d + k * ds, sm, r[k]);
 }
 
+/* 8 plain rows (ss apart) of folded rows (b, a) and (b + 1, a), a < n1 <= 16, whose 8 elements
+ * lie side by side on the folded side (step2 = 32 bytes: a weight format's 8i8o pairs of input
+ * channels): the 16 rows' n1 columns, (b, a) then (b + 1, a), transposed at once, so that
+ * each folded pair is one whole 64-byte line (at d + a * step1) instead of two half lines
+ * from different tiles. */
+RL_INLINE void put_pair(const uint8_t *s, size_t ss, uint8_t *d, size_t n1, ptrdiff_t step1) {
+    const __mmask16 lm = first16(n1);
+    __m512i r[16];
+    for (size_t i = 0; i < 8; ++i) {
+        r[i] = _mm512_maskz_loadu_epi32(lm, s + i * ss);
+        r[8 + i] = _mm512_maskz_loadu_epi32(lm, s + i * ss + n1 * 4);
+    }
+    transpose_16x16(r);
+    for (size_t k = 0; k < n1; ++k) _mm512_storeu_si512(d + (ptrdiff_t)k * step1, r[k]);
+}
+
 /* Strips of 16 elements of the folded rows (i0), each swept along all n2 x n1 folded rows in
- * tiles of 16. */
+ * tiles of 16; 8 elements whose folded rows pair up go pair by pair (put_pair; the reverse
+ * measured slower so: its plain rows would be stored in masked pieces of n1 elements, where
+ * get_half stores whole 16-element rows). */
 void rl_x32_fold_16x16__avx512(RL_FOLD_PARAMS) {
+    if (fold_dst && m == 8 && step2 == 32 && n1 <= 16 && n2 % 2 == 0) {
+        for (size_t b = 0; b < n2; b += 2)
+            put_pair((const uint8_t *)src + b * n1 * 4, stride, (uint8_t *)dst + b * 32, n1,
+                     step1);
+        return;
+    }
     const size_t rows = n2 * n1;
     for (size_t i0 = 0; i0 < m; i0 += 16) {
         const size_t ni = m - i0 < 16 ? m - i0 : 16;
