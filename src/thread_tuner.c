@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The thread tuner (see thread_tuner.h). An epoch's first execution runs on the pool untimed
  * (the first touch of fresh buffers and cold caches would count against whichever arm went
- * first); the next 2 * RL_TUNER_SAMPLES alternate caller and pool, timed; the one after sets
- * the verdict. One lucky sample must not decide (a wrong pool verdict costs a whole epoch), so
- * the pool's two best times must both beat the caller's two best by the margin. Concurrent
- * executions of one primitive may interleave their turns: every field is atomic, each timed
- * turn has a slot of its own, and a sample that lands in the wrong phase only blurs one
- * verdict. */
+ * first). Then each arm runs RL_TUNER_SAMPLES + 1 times in a row, the first untimed: the caller
+ * first, with the pool's workers parked (a caller timed beside a worker still spinning from
+ * the pool's run ran 30% slower than it ever does once chosen), then the pool. In a row, not
+ * alternating, because each arm leaves the data in other caches than the other one reads it
+ * from: alternating runs of a 4 MiB shuffle timed both arms at 320 us, where the pool, once
+ * chosen, ran in 187 us. The execution after the samples sets the verdict. One lucky sample
+ * must not decide (a wrong pool verdict costs a whole epoch), so the pool's two best times
+ * must both beat the caller's two best by the margin. Concurrent executions of one primitive
+ * may interleave their turns: every field is atomic, each timed turn has a slot of its own,
+ * and a sample that lands in the wrong phase only blurs one verdict. */
 #include "thread_tuner.h"
 
 #include "thread_policy.h"
@@ -20,7 +24,8 @@ void rl_thread_tuner_init(rl_thread_tuner_t *t) {
     atomic_init(&t->pool, true);
 }
 
-/* The two best times of an arm (slots of its parity), 0 where it has fewer. */
+/* The two best times of an arm (slots of its parity: the pool's even, the caller's odd), 0
+ * where it has fewer. */
 static void best_two(const rl_thread_tuner_t *t, unsigned arm, uint64_t best[2]) {
     best[0] = best[1] = 0;
     for (unsigned i = arm; i < 2 * RL_TUNER_SAMPLES; i += 2) {
@@ -42,18 +47,22 @@ static void decide(rl_thread_tuner_t *t) {
                                (double)pool[1] < (1.0 - POOL_MARGIN) * (double)one[1]);
 }
 
+/* Phases 1 .. RL_TUNER_SAMPLES + 1: the caller's block; then the pool's, as long. */
 rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
-    rl_tuner_turn_t turn = {true, false, 0};
+    rl_tuner_turn_t turn = {true, false, 0, false};
     if (rl_thread_policy_forced()) return turn; /* the test hook covers the threaded paths */
     const unsigned phase = atomic_fetch_add(&t->runs, 1) % RL_TUNER_EPOCH;
+    const unsigned block = RL_TUNER_SAMPLES + 1;
     if (phase == 0) {
         for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) atomic_store(&t->ns[i], 0);
-    } else if (phase <= 2 * RL_TUNER_SAMPLES) {
-        turn.pool = (phase & 1u) != 0; /* odd phases on the pool, even ones on the caller */
-        turn.timed = true;
-        turn.slot = phase - 1;
+    } else if (phase < RL_TUNER_LEARN) {
+        const unsigned arm = (phase - 1) / block, at = (phase - 1) % block; /* arm 0: caller */
+        turn.pool = arm == 1;
+        turn.park = arm == 0 && at == 0;
+        turn.timed = at > 0;
+        turn.slot = turn.timed ? 2 * (at - 1) + (arm == 0) : 0;
     } else {
-        if (phase == 2 * RL_TUNER_SAMPLES + 1) decide(t);
+        if (phase == RL_TUNER_LEARN) decide(t);
         turn.pool = atomic_load(&t->pool);
     }
     return turn;

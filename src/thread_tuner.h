@@ -4,7 +4,7 @@
  * (thread_policy.h) predicts from two measured costs when a split pays; what it cannot see —
  * caches shared or not, a memory bus one core already fills, vCPUs that share a core, another
  * process on the other core — only the job's own times show. So where the policy would split,
- * the tuner alternates the two arms over a few executions and takes the pool only when its
+ * the tuner times each arm over a few executions in a row and takes the pool only when its
  * best two times both beat the caller's best two; it learns again every RL_TUNER_EPOCH
  * executions, so a verdict follows a change of load. Results never depend on the arm
  * (threadpool.h). */
@@ -15,9 +15,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Timed executions of each arm per learning phase, and the executions per epoch. */
+/* Timed executions of each arm per learning phase, and the executions per epoch. The
+ * learning phase takes RL_TUNER_LEARN executions (each arm's samples follow an untimed run of
+ * that arm, after the epoch's untimed first one); the verdict holds for the rest. */
 #define RL_TUNER_SAMPLES 4
 #define RL_TUNER_EPOCH   1024
+#define RL_TUNER_LEARN   (2 * RL_TUNER_SAMPLES + 3)
 
 typedef struct {
     atomic_uint runs; /* executions that asked (wraps: only phases matter) */
@@ -26,10 +29,12 @@ typedef struct {
 } rl_thread_tuner_t;
 
 /* What one execution does: `pool` whether it may split, `timed` whether its time is wanted
- * (rl_thread_tuner_record), as timed turn `slot` of the learning phase. */
+ * (rl_thread_tuner_record), as timed turn `slot` of the learning phase; `park` whether the
+ * pool's spinning workers go to sleep first (rl_threadpool_park: the caller's samples). */
 typedef struct {
     bool pool, timed;
     unsigned slot;
+    bool park;
 } rl_tuner_turn_t;
 
 void rl_thread_tuner_init(rl_thread_tuner_t *t);

@@ -52,6 +52,7 @@ struct rl_threadpool {
     atomic_int done;         /* chunks finished: written under mu, read by a spinning caller */
     atomic_bool stop;
     atomic_long spin_ns; /* 0 until the costs are measured: cold wakes are what they measure */
+    atomic_ulong parks;  /* rl_threadpool_park calls: a worker spinning through one sleeps */
     rl_chunk_fn fn;
     void *ctx;
     size_t n;
@@ -107,21 +108,23 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-typedef bool (*ready_fn)(rl_threadpool_t *p, unsigned long arg);
+typedef bool (*ready_fn)(rl_threadpool_t *p, const unsigned long *arg);
 
-/* A job after generation `seen` was posted, or the pool stops. */
-static bool job_posted(rl_threadpool_t *p, unsigned long seen) {
-    return atomic_load(&p->stop) || atomic_load(&p->generation) != seen;
+/* A job after generation seen[0] was posted, the pool stops, or it was parked after park
+ * count seen[1] (the worker stops spinning). */
+static bool job_posted(rl_threadpool_t *p, const unsigned long *seen) {
+    return atomic_load(&p->stop) || atomic_load(&p->generation) != seen[0] ||
+           atomic_load(&p->parks) != seen[1];
 }
 
-/* All `chunks` chunks of the current job have finished. */
-static bool job_finished(rl_threadpool_t *p, unsigned long chunks) {
-    return atomic_load(&p->done) >= (int)chunks;
+/* All chunks[0] chunks of the current job have finished. */
+static bool job_finished(rl_threadpool_t *p, const unsigned long *chunks) {
+    return atomic_load(&p->done) >= (int)chunks[0];
 }
 
 /* Spins until ready(p, arg) or the pool's spin time passes (mu not held); the caller checks
  * again under mu. */
-static void spin_until(rl_threadpool_t *p, ready_fn ready, unsigned long arg) {
+static void spin_until(rl_threadpool_t *p, ready_fn ready, const unsigned long *arg) {
     const long ns = atomic_load_explicit(&p->spin_ns, memory_order_relaxed);
     if (ns <= 0) return;
     const double end = rl_now_ms() + (double)ns * 1e-6;
@@ -142,9 +145,10 @@ static void *worker_main(void *arg) {
     unsigned long seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        if (!job_posted(p, seen)) { /* warm for a back-to-back job, then asleep */
+        const unsigned long since[2] = {seen, atomic_load(&p->parks)};
+        if (!job_posted(p, since)) { /* warm for a back-to-back job, then asleep */
             pthread_mutex_unlock(&p->mu);
-            spin_until(p, job_posted, seen);
+            spin_until(p, job_posted, since);
             pthread_mutex_lock(&p->mu);
         }
         while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
@@ -175,6 +179,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     atomic_init(&p->done, 0);
     atomic_init(&p->stop, false);
     atomic_init(&p->spin_ns, 0);
+    atomic_init(&p->parks, 0);
     p->nthreads = 1; /* grows as workers start, so destroy() joins exactly those */
     for (int i = 1; i < nthreads; ++i) {
         worker_arg_t *w = rl_malloc(sizeof *w);
@@ -193,6 +198,10 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     }
     *pool = p;
     return RL_SUCCESS;
+}
+
+void rl_threadpool_park(rl_threadpool_t *p) {
+    if (p) atomic_fetch_add(&p->parks, 1);
 }
 
 void rl_threadpool_destroy(rl_threadpool_t *p) {
@@ -222,7 +231,8 @@ static void run_job(rl_threadpool_t *p, int active, rl_chunk_fn fn, void *ctx, s
     claim_chunks(p, 0);
     if (p->done < p->chunks) { /* the workers' chunks: spin on them first, then sleep */
         pthread_mutex_unlock(&p->mu);
-        spin_until(p, job_finished, (unsigned long)p->chunks);
+        const unsigned long chunks = (unsigned long)p->chunks;
+        spin_until(p, job_finished, &chunks);
         pthread_mutex_lock(&p->mu);
     }
     while (p->done < p->chunks) pthread_cond_wait(&p->done_cv, &p->mu);

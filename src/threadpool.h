@@ -27,6 +27,10 @@ void rl_parallelize(rl_threadpool_t *pool, rl_chunk_fn fn, void *ctx, size_t n);
 /* [0, n) on the threads a job moving `bytes` (read + written) pays for. */
 void rl_parallelize_bytes(rl_threadpool_t *pool, rl_chunk_fn fn, void *ctx, size_t n,
                           size_t bytes);
+/* Workers spinning for a back-to-back job go to sleep now (they notice within a few hundred
+ * cycles): a job timed on the caller alone then runs beside an idle core, as it does when
+ * the pool has been unused for a while (thread_tuner.h). Any pool, NULL included. */
+void rl_threadpool_park(rl_threadpool_t *pool);
 /* The threads rl_parallelize_bytes would use (1 for a NULL pool or a pool busy measuring). */
 int rl_threadpool_threads_for(rl_threadpool_t *pool, size_t bytes, size_t n);
 /* The pool's measured costs (measured now if not yet); zeros for a NULL pool. */

@@ -9,7 +9,7 @@
  *    then as many as the bytes pay for, never more than the pool or the work items;
  *  - the pool: its measured costs are positive, and a job on some of its threads runs every
  *    item exactly once;
- *  - the thread tuner: an epoch's untimed first turn, the alternating timed turns, a verdict for
+ *  - the thread tuner: an epoch's untimed first turn, each arm's block of turns, a verdict for
  *    the faster arm (a tie keeps the caller, one lucky sample does not decide), learning again
  *    each epoch, and the test hook always on the pool. White-box: it includes src/ headers.
  */
@@ -155,11 +155,17 @@ static void test_pool(void) {
 static rl_tuner_turn_t learn_samples(rl_thread_tuner_t *t, const double *pool_ms,
                                      const double *caller_ms) {
     rl_tuner_turn_t turn = rl_thread_tuner_next(t);
-    CHECK_MSG(turn.pool && !turn.timed, "an epoch starts on the pool, untimed");
-    for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) {
+    CHECK_MSG(turn.pool && !turn.timed && !turn.park, "an epoch starts on the pool, untimed");
+    for (int arm = 0; arm < 2; ++arm) { /* the caller's block, then the pool's */
         turn = rl_thread_tuner_next(t);
-        CHECK_MSG(turn.timed && turn.pool == (i % 2 == 0), "timed turn %d: pool %d", i, turn.pool);
-        rl_thread_tuner_record(t, turn, turn.pool ? pool_ms[i / 2] : caller_ms[i / 2]);
+        CHECK_MSG(turn.pool == (arm == 1) && !turn.timed && turn.park == (arm == 0),
+                  "block %d starts untimed (pool %d, park %d)", arm, turn.pool, turn.park);
+        for (int i = 0; i < RL_TUNER_SAMPLES; ++i) {
+            turn = rl_thread_tuner_next(t);
+            CHECK_MSG(turn.timed && !turn.park && turn.pool == (arm == 1),
+                      "block %d, timed turn %d: pool %d", arm, i, turn.pool);
+            rl_thread_tuner_record(t, turn, turn.pool ? pool_ms[i] : caller_ms[i]);
+        }
     }
     return rl_thread_tuner_next(t);
 }
@@ -173,7 +179,7 @@ static rl_tuner_turn_t learn(rl_thread_tuner_t *t, double pool_ms, double caller
 }
 
 static void skip_epoch(rl_thread_tuner_t *t) {
-    for (int i = 2 * RL_TUNER_SAMPLES + 2; i < RL_TUNER_EPOCH; ++i) rl_thread_tuner_next(t);
+    for (int i = RL_TUNER_LEARN + 1; i < RL_TUNER_EPOCH; ++i) rl_thread_tuner_next(t);
 }
 
 static void test_tuner(void) {
@@ -181,7 +187,7 @@ static void test_tuner(void) {
     rl_thread_tuner_init(&t);
     rl_tuner_turn_t v = learn(&t, 0.5, 1.0);
     CHECK_MSG(v.pool && !v.timed, "a faster pool is kept");
-    for (int i = 2 * RL_TUNER_SAMPLES + 2; i < RL_TUNER_EPOCH; ++i) {
+    for (int i = RL_TUNER_LEARN + 1; i < RL_TUNER_EPOCH; ++i) {
         v = rl_thread_tuner_next(&t);
         if (!v.pool || v.timed) break;
     }
