@@ -121,7 +121,10 @@ static void usage(FILE *f) {
 "                       slice (a pool of the same design as the engine's; time = wall time\n"
 "                       of all). With N > 1 a one-thread memcpy is timed too and the faster\n"
 "                       counts: small copies lose more to waking threads than they gain,\n"
-"                       and the engine also runs small problems on one thread.\n"
+"                       and the engine also runs small problems on one thread. With N > 1\n"
+"                       the same primitive made on a 1-thread engine is timed too, in the\n"
+"                       same alternation (one process: the same page placement and machine\n"
+"                       state): the table adds 1T_ms and gain = 1T_ms / time_ms.\n"
 "  --max-isa=ISA        scalar | avx2 | avx512: calls rl_set_max_cpu_isa(ISA) before any\n",
             DEFAULT_MIN_MS, MAX_REPS, DEFAULT_MIN_MS);
     fprintf(f,
@@ -442,14 +445,18 @@ typedef struct {
     char impl[64];
     double onednn_ms; /* the oneDNN peer (bench_onednn.h); 0 when it has none */
     char onednn_impl[64], onednn_why[128];
+    double one_ms; /* the same primitive made on a 1-thread engine, timed in the same
+                      alternation (N > 1 threads); 0 otherwise */
 } perf_t;
 
 typedef struct {
     const opts_t *o;
     rl_engine_t engine;
     rl_stream_t stream;
+    rl_engine_t engine1; /* one thread, for the same-process 1-thread arm (N > 1 only) */
+    rl_stream_t stream1;
     bm_pool_t *pool;
-    double *times; /* scratch for bt_measure_interleaved: 4 x times_cap */
+    double *times; /* scratch for bt_measure_interleaved: MAX_WORK x times_cap */
     long times_cap;
 } perf_env_t;
 
@@ -526,30 +533,38 @@ static int warm_up(const opts_t *o, const bt_work_t *w, double *est_ms) {
  * over the engine's N threads. With N > 1 it is also timed on one thread and the better of the
  * two counts: for small copies waking N - 1 threads costs more than the copy (the engine, too,
  * runs small problems on one thread), and a peer slowed down by that would flatter the ratio. */
+/* The timed works, in the order they alternate: the primitive, the same on one thread (when
+ * given), the memcpy over N threads, on one thread (N > 1), the oneDNN peer (when built). */
+#define MAX_WORK 5
+
 static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char *label,
-                                rl_primitive_t p, int in_arg, int out_arg, void *const vals[4],
-                                perf_t *res) {
+                                rl_primitive_t p, rl_primitive_t p1, int in_arg, int out_arg,
+                                void *const vals[4], perf_t *res) {
     const opts_t *o = env->o;
     const int sum = c->driver == BD_REORDER && c->nsum > 0;
     const size_t sbytes = rl_md_get_size(rl_primitive_query_md(p, in_arg));
     const size_t dbytes = rl_md_get_size(rl_primitive_query_md(p, out_arg));
     const size_t mbytes = sbytes / 2 + dbytes / 2 + (sbytes % 2 + dbytes % 2) / 2;
     const int nthreads = bm_pool_nthreads(env->pool);
-    int nw = nthreads > 1 ? 3 : 2, peer_at = -1;
+    const int one_at = p1 ? 1 : -1, copy_at = p1 ? 2 : 1; /* copy_at + 1: the 1-thread copy */
+    int nw = copy_at + (nthreads > 1 ? 2 : 1), peer_at = -1;
     rl_status_t st = RL_SUCCESS;
-    exec_ctx_t e;
+    exec_ctx_t e, e1;
     copy_ctx_t cc[2]; /* [0] over N threads, [1] on one thread */
     bo_peer_t *peer = NULL;
-    bt_work_t w[4] = {
-        {exec_run, sum ? exec_prep : NULL, &e}, {copy_run, NULL, &cc[0]}, {copy_run, NULL, &cc[1]}};
-    bt_stats_t stat[4];
-    double est[4], *times[4];
-    int rewarm[4];
+    bt_work_t w[MAX_WORK] = {{exec_run, sum ? exec_prep : NULL, &e}};
+    if (p1) w[one_at] = (bt_work_t){exec_run, sum ? exec_prep : NULL, &e1};
+    w[copy_at] = (bt_work_t){copy_run, NULL, &cc[0]};
+    w[copy_at + 1] = (bt_work_t){copy_run, NULL, &cc[1]};
+    bt_stats_t stat[MAX_WORK];
+    double est[MAX_WORK], *times[MAX_WORK];
+    int rewarm[MAX_WORK];
     tu_rng_t rng;
     long reps, rounds;
 
     /* ---- buffers: 64-byte aligned, every page touched (filled) before any timing ---- */
     memset(&e, 0, sizeof(e));
+    memset(&e1, 0, sizeof(e1));
     void *src = alloc64(sbytes), *dst = alloc64(dbytes), *dst_init = sum ? alloc64(dbytes) : NULL;
     void *m_src = alloc64(mbytes), *m_dst = alloc64(mbytes);
     if (!src || !dst || (sum && !dst_init) || !m_src || !m_dst) {
@@ -584,6 +599,9 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
     e.dst = dst;
     e.dst_init = dst_init;
     e.dst_bytes = dbytes;
+    e1 = e;
+    e1.p = p1;
+    e1.stream = env->stream1;
     for (int k = 0; k < 2; k++) {
         cc[k].pool = k == 0 && nthreads > 1 ? env->pool : NULL;
         cc[k].dst = m_dst;
@@ -603,7 +621,7 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
     }
     reps = bt_plan_repeats(est[0], o->repeats, o->min_time_ms, MIN_REPS, MAX_REPS);
     if (reps > env->times_cap) {
-        double *t = (double *)realloc(env->times, 4 * (size_t)reps * sizeof(double));
+        double *t = (double *)realloc(env->times, MAX_WORK * (size_t)reps * sizeof(double));
         if (!t) {
             fprintf(stderr, "%s: out of memory\n", label);
             st = RL_OUT_OF_MEMORY;
@@ -613,20 +631,23 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
         env->times_cap = reps;
     }
     rounds = reps < ROUNDS ? reps : ROUNDS;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < MAX_WORK; i++) {
         times[i] = env->times + (size_t)i * (size_t)reps;
         rewarm[i] = rounds > 1 && i < nw && est[i] < REWARM_BELOW_MS;
     }
     if (bt_measure_interleaved(w, nw, reps, rounds, rewarm, times, stat)) {
-        st = lib_fail(label, "rl_primitive_execute", e.status);
+        st = lib_fail(label, "rl_primitive_execute", e1.status ? e1.status : e.status);
         goto done;
     }
     /* the better memcpy: the N-thread one unless one thread is faster */
-    int best = nthreads > 1 && stat[2].median_ms < stat[1].median_ms ? 2 : 1;
+    const int one_copy = copy_at + 1;
+    int best = nthreads > 1 && stat[one_copy].median_ms < stat[copy_at].median_ms ? one_copy
+                                                                                    : copy_at;
     res->repeats = reps;
     res->time_ms = stat[0].median_ms;
+    res->one_ms = p1 ? stat[one_at].median_ms : 0;
     res->memcpy_ms = stat[best].median_ms;
-    res->memcpy_threads = best == 2 ? 1 : nthreads;
+    res->memcpy_threads = best == one_copy ? 1 : nthreads;
     res->iqr_pct = iqr_pct(&stat[0]);
     res->memcpy_iqr_pct = iqr_pct(&stat[best]);
     double bytes = (double)sbytes + (double)dbytes + (sum ? (double)dbytes : 0);
@@ -694,18 +715,25 @@ static rl_status_t case_create(void *ctx, rl_primitive_t *p) {
  * declines (skipped), another status on failure (reported on stderr). */
 static rl_status_t perf_case(perf_env_t *env, const bd_case_t *c, const char *label, perf_t *res) {
     case_setup_t cs;
-    rl_primitive_t p = NULL;
+    rl_primitive_t p = NULL, p1 = NULL;
     memset(res, 0, sizeof(*res));
     rl_status_t st = case_setup(&cs, c, env->engine, label);
+    const char *create = c->driver == BD_SHUFFLE ? "rl_shuffle_create" : "rl_reorder_create";
     if (st == RL_SUCCESS) { /* never timed */
         st = case_create(&cs, &p);
-        if (st != RL_SUCCESS)
-            lib_fail(label, c->driver == BD_SHUFFLE ? "rl_shuffle_create" : "rl_reorder_create", st);
+        if (st != RL_SUCCESS) lib_fail(label, create, st);
+    }
+    if (st == RL_SUCCESS && env->engine1) { /* the same primitive on the 1-thread engine */
+        case_setup_t one = cs;
+        one.engine = env->engine1;
+        st = case_create(&one, &p1);
+        if (st != RL_SUCCESS) lib_fail(label, create, st);
     }
     if (st == RL_SUCCESS) {
         snprintf(res->impl, sizeof(res->impl), "%s", rl_primitive_impl_name(p));
-        st = perf_measure(env, c, label, p, cs.in_arg, cs.out_arg, cs.vals, res);
+        st = perf_measure(env, c, label, p, p1, cs.in_arg, cs.out_arg, cs.vals, res);
     }
+    rl_primitive_destroy(p1);
     rl_primitive_destroy(p);
     case_release(&cs);
     return st;
@@ -788,9 +816,20 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
         return EXIT_FAIL;
     }
     int nthreads = rl_engine_get_nthreads(env.engine);
+    if (nthreads > 1) {
+        st = rl_engine_create(&env.engine1, 1);
+        if (st == RL_SUCCESS) st = rl_stream_create(&env.stream1, env.engine1);
+        if (st != RL_SUCCESS) {
+            fprintf(stderr, "%s: cannot create the 1-thread engine: %s\n", prog, rl_last_error());
+            rl_stream_destroy(env.stream1), rl_engine_destroy(env.engine1);
+            rl_stream_destroy(env.stream), rl_engine_destroy(env.engine);
+            return EXIT_FAIL;
+        }
+    }
     env.pool = bm_pool_create(nthreads);
     if (!env.pool) {
         fprintf(stderr, "%s: cannot start %d memcpy threads\n", prog, nthreads);
+        rl_stream_destroy(env.stream1), rl_engine_destroy(env.engine1);
         rl_stream_destroy(env.stream);
         rl_engine_destroy(env.engine);
         return EXIT_FAIL;
@@ -813,6 +852,7 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
         printf("%5s %13s %6s %9s %12s %6s %5s %7s %7s  %-20s  ", "#", "time_ms", "iqr%", "GB/s",
                "memcpy_GB/s", "iqr%", "m_thr", "ratio", "reps", "impl");
         if (bo_available()) printf("%11s %7s  %-24s  ", "dnnl_ms", "speedup", "dnnl_impl");
+        if (nthreads > 1) printf("%11s %6s  ", "1T_ms", "gain");
         printf("case\n");
     }
     fflush(stdout);
@@ -845,6 +885,7 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
                    r.time_ms, r.iqr_pct, r.gbps, r.memcpy_gbps, r.memcpy_iqr_pct, r.memcpy_threads,
                    r.ratio, r.repeats, r.impl);
             print_peer(&r, label);
+            if (nthreads > 1) printf("%11.6f %5.2fx  ", r.one_ms, r.one_ms / r.time_ms);
             printf("%s\n", line);
         }
         fflush(stdout);
@@ -853,6 +894,8 @@ static int run_perf(const opts_t *o, const case_list_t *cases) {
         printf("# %ld failed, %ld skipped (see stderr)\n", failed, skipped);
     free(env.times);
     bm_pool_destroy(env.pool);
+    rl_stream_destroy(env.stream1);
+    rl_engine_destroy(env.engine1);
     rl_stream_destroy(env.stream);
     rl_engine_destroy(env.engine);
     return failed ? EXIT_FAIL : 0;
