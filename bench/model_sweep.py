@@ -43,7 +43,7 @@ def run(bench, cases, threads, min_ms, raw):
             with open(saved, "w") as f:
                 f.write(out)
     peer = "# oneDNN peer:" in out
-    one = any(line.startswith("#") and "1T_ms" in line for line in out.splitlines())
+    one = any("time_ms" in line and "1T_ms" in line for line in out.splitlines())  # the header
     rows = {}
     for line in out.splitlines():
         if line.startswith("#") or "--" not in line:
