@@ -641,8 +641,8 @@ static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char 
     }
     /* the better memcpy: the N-thread one unless one thread is faster */
     const int one_copy = copy_at + 1;
-    int best = nthreads > 1 && stat[one_copy].median_ms < stat[copy_at].median_ms ? one_copy
-                                                                                    : copy_at;
+    int best =
+        nthreads > 1 && stat[one_copy].median_ms < stat[copy_at].median_ms ? one_copy : copy_at;
     res->repeats = reps;
     res->time_ms = stat[0].median_ms;
     res->one_ms = p1 ? stat[one_at].median_ms : 0;

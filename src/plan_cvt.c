@@ -139,8 +139,9 @@ static varying_t varying_setup(const rl_plan_job_t *job, char *d, const rl_cvt_p
 }
 
 /* One chunk of m elements with per-element parameters prm (by RL_Q_*, each at the chunk's
- * first element; rcp: NULL, or the reciprocals of prm's destination scales): the source through the per-element steps into f32 (d itself, or buf of m
- * floats or more), then to the destination with the constant ones. */
+ * first element; rcp: NULL, or the reciprocals of prm's destination scales): the source
+ * through the per-element steps into f32 (d itself, or buf of m floats or more), then to the
+ * destination with the constant ones. */
 static void varying_chunk(const rl_plan_job_t *job, const varying_t *v,
                           const float *const prm[RL_Q_COUNT], const float *rcp, const char *s,
                           char *d, rl_dim_t m, float *buf) {
