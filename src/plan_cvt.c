@@ -311,7 +311,10 @@ static void factors_for(const rl_plan_job_t *job, rl_plan_factors_t *f, const rl
         const bool numbers = lay_out_factor(qj, job->qv[j], f->v[j], q[j], step, g, r->len);
         if (j == RL_Q_SRC_SCALE || j == RL_Q_DST_ZP) f->numbers &= numbers; /* rl_cvt_nan_params */
     }
-    f->quot = job->e->q[RL_Q_DST_SCALE].present && /* kept with the factors, and reused */
+    /* the affine kernel reads them where the destination scale varies (varying_setup); they
+     * are kept with the factors, and reused */
+    const rl_dim_t *dst_step = f->step[RL_Q_DST_SCALE];
+    f->quot = job->e->q[RL_Q_DST_SCALE].present && (dst_step[0] || dst_step[1] || dst_step[2]) &&
               reciprocals(f->rcp, f->v[RL_Q_DST_SCALE], g.outer * g.rows * r->len);
 }
 

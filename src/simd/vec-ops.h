@@ -46,6 +46,9 @@
 #define RL_VF_QUOT(x, d, r) ((void)(r), rl_vf_div(x, d))
 #endif
 #define rl_vf_quot(x, d, r) RL_VF_QUOT(x, d, r)
+/* x / d: through the reciprocal r where `quot` says the caller checked it moderate, else by a
+ * division. r is evaluated only then (a load from a table that may be absent). */
+#define rl_vf_div_or_quot(x, d, quot, r) ((quot) ? rl_vf_quot(x, d, r) : rl_vf_div(x, d))
 
 #ifndef RL_LANES_ALL
 typedef unsigned rl_lanes; /* the first m lanes */

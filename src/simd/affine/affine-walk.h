@@ -20,10 +20,8 @@ RL_INLINE rl_vf affine(rl_vf v, size_t i, rl_lanes m, unsigned ops, const float 
                        const float *ssc, const float *dsc, const float *rcp, const float *dzp) {
     if (ops & RL_CVT_SRC_ZP) v = rl_vf_sub(v, rl_vf_load(szp + i, m));
     if (ops & RL_CVT_SRC_SCALE) v = rl_vf_mul(rl_vf_load(ssc + i, m), v);
-    if ((ops & RL_CVT_DST_SCALE) && rcp)
-        v = rl_vf_quot(v, rl_vf_load(dsc + i, m), rl_vf_load(rcp + i, m));
-    else if (ops & RL_CVT_DST_SCALE)
-        v = rl_vf_div(v, rl_vf_load(dsc + i, m));
+    if (ops & RL_CVT_DST_SCALE)
+        v = rl_vf_div_or_quot(v, rl_vf_load(dsc + i, m), rcp != NULL, rl_vf_load(rcp + i, m));
     if (ops & RL_CVT_DST_ZP) v = rl_vf_add(v, rl_vf_load(dzp + i, m));
     return v;
 }

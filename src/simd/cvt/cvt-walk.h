@@ -176,10 +176,7 @@ RL_INLINE bool from_unit(const from_call_t *f, size_t i, rl_lanes m, unsigned k,
         v = rl_cvt_sum(v, rl_vf_mul(f->c.beta, f->load(f->dst + i * f->es, m)), &ok);
         if (!ok) return false;
     }
-    if ((k & RL_CVT_DST_SCALE) && f->c.quot)
-        v = rl_vf_quot(v, f->c.dst_scale, f->c.dst_rcp);
-    else if (k & RL_CVT_DST_SCALE)
-        v = rl_vf_div(v, f->c.dst_scale);
+    if (k & RL_CVT_DST_SCALE) v = rl_vf_div_or_quot(v, f->c.dst_scale, f->c.quot, f->c.dst_rcp);
     if (k & RL_CVT_DST_ZP) v = rl_vf_add(v, f->c.dst_zp);
     *out = v;
     return true;
