@@ -38,7 +38,7 @@
 #define MAX_REPS       1000000L
 #define WARM_MS        100.0 /* warm-up time per measured function (auto repeats) */
 /* warm-up runs at least: the library's thread tuner (src/thread_tuner.h) settles in its
- * first 2 * RL_TUNER_SAMPLES + 1 executions, which must not be timed */
+ * first RL_TUNER_LEARN executions, which must not be timed */
 #define WARM_MIN_RUNS 12
 #define ROUNDS         10    /* the case and its memcpy peer alternate in this many blocks */
 /* Blocks of work faster than this start with an untimed run (cache state as in a steady loop);

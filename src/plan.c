@@ -319,6 +319,7 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     p->src_dt = e->src_dt, p->dst_dt = e->dst_dt;
     p->convert = !e->pure_copy;
     p->stream = larger_side_bytes(e) >= rl_cpu_stream_threshold();
+    p->past_l2 = larger_side_bytes(e) / 4 >= rl_cpu_l2_size();
     /* a widening conversion keeps ordinary stores (cvt.inc says why) */
     p->cvt_stream = p->stream && p->dst_es <= p->src_es;
     const rl_kernel_table_t *t = rl_kernel_table(isa);
@@ -408,8 +409,9 @@ void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
            p->stream ? ", streaming stores" : "");
     for (int i = 0; i < p->nregions; ++i) {
         const rl_plan_region_t *r = &p->regions[i];
-        RL_PUT("\n  [%d] %s off=%lld/%lld nodes(n:src/dst)", i, kinds[r->kernel],
-               (long long)r->off[0], (long long)r->off[1]);
+        RL_PUT("\n  [%d] %s%s off=%lld/%lld nodes(n:src/dst)", i, kinds[r->kernel],
+               r->stream && !p->stream ? " (streaming)" : "", (long long)r->off[0],
+               (long long)r->off[1]);
         for (int k = 0; k < r->nnodes; ++k)
             RL_PUT(" %lld:%lld/%lld", (long long)r->node[k].n, (long long)r->node[k].s[0],
                    (long long)r->node[k].s[1]);

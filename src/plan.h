@@ -77,6 +77,8 @@ typedef struct {
     rl_dim_t pad;    /* RL_PK_TRANSPOSE: zeros after each destination run of K0 (the padding of
                         a blocked layout's last block, written with the data) */
     int32_t *table;  /* RL_PK_GATHER(_CVT): source offsets of K0's elements (owned) */
+    bool stream;     /* streaming stores for its kernel: the plan's `stream`, or an unstaged
+                        transpose's own (plan_kernel.c, transpose_streams) */
 } rl_plan_region_t;
 
 static inline rl_dim_t rl_min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
@@ -99,6 +101,7 @@ typedef struct {
      * rl_cpu_stream_threshold(); long conversions stream only where they do not widen
      * (cvt_stream: cvt.inc says why). */
     bool stream, cvt_stream;
+    bool past_l2; /* the larger side overflows the private caches: 4 x rl_cpu_l2_size() */
     /* The kernels, chosen once for the plan's ISA level, types and widths: */
     rl_transpose_slot_t transpose;        /* by the source element size */
     rl_transpose_slot_t transpose_narrow; /* by the destination size (RL_PK_CVT_TRANSPOSE) */

@@ -124,7 +124,7 @@ static void copy_tile(const job_t *job, const tile_t *t) {
     const rl_dim_t bytes = t->c0 * t->ses;
     if (p->lines.fn && bytes % 64 == 0 && bytes * t->c1 >= LINES_MIN_BYTES) {
         p->lines.fn((size_t)t->c1, (size_t)(bytes / 64), t->s, (size_t)t->ss1, 64, t->d,
-                    (size_t)t->ds1, 64, p->stream);
+                    (size_t)t->ds1, 64, job->r->stream);
         return;
     }
     if (bytes == 64) {
@@ -204,14 +204,14 @@ static void cvt_transpose_tile(const job_t *job, const tile_t *t) {
                                 t->k0->s[0], t->c1, t->q, t->k0->q, t->k1->q, t->factors};
     rl_plan_cvt_runs(job, t->s, stage, &runs, false);
     p->transpose_narrow.fn(1, (size_t)t->c0, (size_t)t->c1, stage, 0, (size_t)(t->c1 * t->des),
-                           t->d, 0, (size_t)t->ds1, 0, p->stream);
+                           t->d, 0, (size_t)t->ds1, 0, job->r->stream);
 }
 
 /* c1 rows of c0 elements strided on the source: the transpose kernel with one column per
  * problem, batched over K1. */
 static void strided_tile(const job_t *job, const tile_t *t) {
     job->p->transpose.fn((size_t)t->c1, (size_t)t->c0, 1, t->s, t->ss1, (size_t)t->ss0, t->d,
-                         t->ds1, (size_t)(t->c0 * t->des), 0, job->p->stream);
+                         t->ds1, (size_t)(t->c0 * t->des), 0, job->r->stream);
 }
 
 static void strided_cvt_tile(const job_t *job, const tile_t *t) {
@@ -226,7 +226,7 @@ static void strided_cvt_tile(const job_t *job, const tile_t *t) {
 /* c0 is the whole table: the plan never splits K0 of a gather. */
 static void gather_tile(const job_t *job, const tile_t *t) {
     job->p->gather.fn((size_t)t->c1, (size_t)t->c0, job->r->table, t->s, (size_t)t->ss1, t->d,
-                      (size_t)t->ds1, job->p->stream);
+                      (size_t)t->ds1, job->r->stream);
 }
 
 static void gather_cvt_tile(const job_t *job, const tile_t *t) {
@@ -318,7 +318,7 @@ static void run_lines(const job_t *job, const item_t *it) {
     job->p->lines.fn((size_t)it->cnt[2], (size_t)it->cnt[1], job->src + it->off[0] * ses,
                      (size_t)(k2->s[0] * ses), (size_t)(k1->s[0] * ses),
                      job->dst + it->off[1] * des, (size_t)(k2->s[1] * des),
-                     (size_t)(k1->s[1] * des), job->p->stream);
+                     (size_t)(k1->s[1] * des), job->r->stream);
 }
 
 /* A RL_PK_RUNS item: its K2 x K1 runs of K0 (never split) in one kernel call. */
@@ -341,7 +341,7 @@ static void run_transposes(const job_t *job, const item_t *it) {
     job->p->transpose.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)it->cnt[1],
                          job->src + it->off[0] * ses, k2->s[0] * ses, (size_t)(k0->s[0] * ses),
                          job->dst + it->off[1] * des, k2->s[1] * des, (size_t)(k1->s[1] * des),
-                         (size_t)r->pad, job->p->stream);
+                         (size_t)r->pad, job->r->stream);
 }
 
 /* The staged columns of a converting RL_PK_TRANSPOSE_RUNS item converted into their places:
@@ -405,7 +405,7 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
     p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)row, job->src + it->off[0] * ses,
                k2->s[0] * ses, k0->s[0] * ses, stage, it->cnt[0] * row, row);
     p->transpose.fn(1, (size_t)(it->cnt[2] * it->cnt[0]), (size_t)it->cnt[1], stage, 0, (size_t)row,
-                    job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0, p->stream);
+                    job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0, job->r->stream);
 }
 
 /* The kinds whose work item is one runner call; the others go tile by tile (run_tiles). */

@@ -357,7 +357,7 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         break;
     case RL_PK_TRANSPOSE: /* unstaged: see transpose_blocks */
     case RL_PK_STRIDED:
-        b0 = rl_min_dim(n0, p->stream ? 4096 : 256);
+        b0 = rl_min_dim(n0, r->stream ? 4096 : 256);
         if (k0_reads_one_stream(r, p) && n1 >= 8 && n1 <= 16) b0 = rl_min_dim(n0, ITEM_ELEMS / n1);
         cap = ITEM_ELEMS / b0;
         b1 = rl_min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
@@ -407,6 +407,23 @@ static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
     r->blk[2] = r->kernel == RL_PK_UNZIP ? 1 : rl_min_dim(n2, rest > 0 ? rest : 1);
 }
 
+/* Whether an unstaged transpose streams though the plan does not (p->stream): where the move
+ * overflows the private caches, its K0 rows outrun the hardware prefetchers, and its
+ * destination rows lie apart (1 KiB or more: a stream each, not one sequential run of
+ * lines). Its streaming walk fetches the source rows' next block itself (transpose-walk.h) and
+ * writes no line twice through the caches, which is what such a sweep needs from memory;
+ * from the L3 it runs as fast as the cached walk. Below the plan's streaming size the
+ * destination might have stayed in the L3 for its reader, but on a shared LLC (a server, a
+ * VM) that size overstates what stays. (docs/performance.md has the measurements.) */
+static bool transpose_streams(const rl_plan_region_t *r, const rl_plan_t *p) {
+    /* the walk with line tiles and the fetch ahead: the AVX-512 x32 kernel's (RL_LINE_TILES) */
+    const bool line_tiles = p->transpose.isa == RL_ISA_AVX512 && p->src_es == 4;
+    if (r->kernel != RL_PK_TRANSPOSE || !line_tiles || !p->past_l2 || r->nnodes < 2) return false;
+    const rl_plan_node_t *k0 = &r->node[r->nnodes - 1], *k1 = &r->node[r->nnodes - 2];
+    return rl_rows_outrun_prefetchers((size_t)k0->n, (size_t)k0->s[0] * p->src_es) &&
+           (size_t)k1->s[1] * p->dst_es >= 1024;
+}
+
 bool rl_plan_choose_kernel(rl_plan_region_t *r, const rl_plan_t *p, const rl_problem_t *e,
                            bool zero) {
     /* Scales and zero points that change along K0 (per channel on channels-last) go through
@@ -423,6 +440,7 @@ bool rl_plan_choose_kernel(rl_plan_region_t *r, const rl_plan_t *p, const rl_pro
         r->kernel = RL_PK_ZERO;
     else
         r->kernel = final_kind(r, table ? RL_PK_GATHER : geometric_kind(r), p, e);
+    r->stream = p->stream || transpose_streams(r, p);
     set_blocks(r, p);
     return true;
 }
@@ -470,6 +488,7 @@ bool rl_plan_choose_table(rl_plan_region_t *r, const rl_plan_t *p, const int32_t
     r->node[r->nnodes++] = (rl_plan_node_t){m * take, {0, 1}, {0}};
     r->table = table;
     r->kernel = p->convert ? RL_PK_GATHER_CVT : RL_PK_GATHER;
+    r->stream = p->stream;
     set_blocks(r, p);
     return true;
 }

@@ -79,6 +79,38 @@ static void shuffle_case(const char *md_text, int axis, rl_dim_t group, const ch
     rl_md_destroy(md);
 }
 
+/* Whether the first region of src -> dst streams its stores as `expected` says, or as the
+ * whole plan does (past rl_cpu_stream_threshold, which depends on the machine's LLC). */
+static void stream_case(const char *src, const char *dst, bool expected) {
+    rl_memory_desc_t s = NULL, d = NULL;
+    rl_primitive_t p = NULL;
+    CHECK_STATUS(rl_md_create_from_string(&s, src), RL_SUCCESS);
+    CHECK_STATUS(rl_md_create_from_string(&d, dst), RL_SUCCESS);
+    CHECK_STATUS(rl_reorder_create(&p, engine, s, d, NULL), RL_SUCCESS);
+    if (CHECK_MSG(p && p->impl->has_plan, "%s -> %s: no plan", src, dst)) {
+        const rl_plan_t *plan = &p->impl->plan;
+        CHECK_MSG(plan->regions[0].stream == (expected || plan->stream),
+                  "%s -> %s: region streams %d, expected %d (plan %d)", src, dst,
+                  plan->regions[0].stream, expected, plan->stream);
+    }
+    rl_primitive_destroy(p);
+    rl_md_destroy(s);
+    rl_md_destroy(d);
+}
+
+/* Unstaged transposes past the private caches stream on their own where the source rows
+ * outrun the prefetchers and the destination rows lie 1 KiB or more apart, with the walk
+ * that streams (the AVX-512 x32 kernel's line tiles); 32 MiB is past 4 x L2 for L2s up to
+ * 8 MiB. Destination rows 256 bytes apart (64 channels) are one write stream: no. */
+static void test_transpose_streams(void) {
+    const bool x32_lines = rl_cpu_isa_effective() == RL_ISA_AVX512;
+    stream_case("f32:ab:2048x4096", "f32:ba:2048x4096", x32_lines);
+    stream_case("f32:nchw:16x256x56x56", "f32:nhwc:16x256x56x56", x32_lines);
+    stream_case("bf16:ab:2048x4096", "bf16:ba:2048x4096", false);
+    stream_case("f32:ncdhw:2x64x16x56x56", "f32:ndhwc:2x64x16x56x56", false);
+    stream_case("f32:ab:64x4096", "f32:ba:64x4096", false); /* in the L2 */
+}
+
 int main(void) {
     CHECK_STATUS(rl_engine_create(&engine, 1), RL_SUCCESS);
 
@@ -215,6 +247,8 @@ int main(void) {
                  "\n  [1] gather off=0/96 nodes(n:src/dst) 96:0/1"
                  "\n  [2] gather off=0/192 nodes(n:src/dst) 6:16/16 8:0/1"
                  "\n  [3] zero off=0/200 nodes(n:src/dst) 6:0/16 8:0/1");
+
+    test_transpose_streams();
 
     rl_engine_destroy(engine);
     return tu_finish("plan");
