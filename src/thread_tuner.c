@@ -6,7 +6,8 @@
  * the pool's run ran 30% slower than it ever does once chosen), then the pool. In a row, not
  * alternating, because each arm leaves the data in other caches than the other one reads it
  * from: alternating runs of a 4 MiB shuffle timed both arms at 320 us, where the pool, once
- * chosen, ran in 187 us. The execution after the samples sets the verdict. One lucky sample
+ * chosen, ran in 187 us. The execution after the samples sets the verdict, and the length of
+ * the epoch: a verdict for the caller is checked again sooner (thread_tuner.h). One lucky sample
  * must not decide (a wrong pool verdict costs a whole epoch), so the pool's two best times
  * must both beat the caller's two best by the margin. Concurrent executions of one primitive
  * may interleave their turns: every field is atomic, each timed turn has a slot of its own,
@@ -20,6 +21,8 @@
 
 void rl_thread_tuner_init(rl_thread_tuner_t *t) {
     atomic_init(&t->runs, 0);
+    atomic_init(&t->epoch, RL_TUNER_EPOCH);
+    atomic_init(&t->strikes, 0);
     for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) atomic_init(&t->ns[i], 0);
     atomic_init(&t->pool, true);
 }
@@ -43,15 +46,26 @@ static void decide(rl_thread_tuner_t *t) {
     best_two(t, 0, pool); /* slot 0 is the first timed turn: the pool's */
     best_two(t, 1, one);
     if (pool[1] == 0 || one[1] == 0) return; /* too few samples: the verdict stands */
-    atomic_store(&t->pool, (double)pool[0] < (1.0 - POOL_MARGIN) * (double)one[0] &&
-                               (double)pool[1] < (1.0 - POOL_MARGIN) * (double)one[1]);
+    const bool on_pool = (double)pool[0] < (1.0 - POOL_MARGIN) * (double)one[0] &&
+                         (double)pool[1] < (1.0 - POOL_MARGIN) * (double)one[1];
+    atomic_store(&t->pool, on_pool);
+    /* the caller's epochs: RL_TUNER_RECHECK, doubling while confirmed, up to RL_TUNER_EPOCH */
+    const unsigned strikes = on_pool ? 0u : atomic_load(&t->strikes) + 1;
+    unsigned epoch = on_pool ? RL_TUNER_EPOCH : RL_TUNER_RECHECK;
+    for (unsigned k = 1; k < strikes && epoch < RL_TUNER_EPOCH; ++k) epoch *= 2;
+    atomic_store(&t->strikes, strikes);
+    atomic_store(&t->epoch, epoch < RL_TUNER_EPOCH ? epoch : RL_TUNER_EPOCH);
 }
 
 /* Phases 1 .. RL_TUNER_SAMPLES + 1: the caller's block; then the pool's, as long. */
 rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
     rl_tuner_turn_t turn = {true, false, 0, false};
     if (rl_thread_policy_forced()) return turn; /* the test hook covers the threaded paths */
-    const unsigned phase = atomic_fetch_add(&t->runs, 1) % RL_TUNER_EPOCH;
+    unsigned phase = atomic_fetch_add(&t->runs, 1);
+    if (phase >= atomic_load(&t->epoch)) { /* a new epoch (racing executions may both start it) */
+        atomic_store(&t->runs, 1);
+        phase = 0;
+    }
     const unsigned block = RL_TUNER_SAMPLES + 1;
     if (phase == 0) {
         for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) atomic_store(&t->ns[i], 0);

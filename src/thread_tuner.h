@@ -6,8 +6,10 @@
  * process on the other core — only the job's own times show. So where the policy would split,
  * the tuner times each arm over a few executions in a row and takes the pool only when its
  * best two times both beat the caller's best two; it learns again every RL_TUNER_EPOCH
- * executions, so a verdict follows a change of load. Results never depend on the arm
- * (threadpool.h). */
+ * executions, so a verdict follows a change of load. A verdict for the caller goes against
+ * the policy's prediction, and one noisy learning phase can give it, so it is checked again
+ * sooner: after RL_TUNER_RECHECK executions, twice as many each time it is confirmed, up to
+ * the epoch. Results never depend on the arm (threadpool.h). */
 #ifndef RL_THREAD_TUNER_H
 #define RL_THREAD_TUNER_H
 
@@ -21,9 +23,12 @@
 #define RL_TUNER_SAMPLES 4
 #define RL_TUNER_EPOCH   1024
 #define RL_TUNER_LEARN   (2 * RL_TUNER_SAMPLES + 3)
+#define RL_TUNER_RECHECK 32 /* the epoch after a first verdict for the caller */
 
 typedef struct {
-    atomic_uint runs; /* executions that asked (wraps: only phases matter) */
+    atomic_uint runs;    /* executions into the epoch that asked */
+    atomic_uint epoch;   /* the epoch's length: RL_TUNER_EPOCH, or shorter after the caller */
+    atomic_uint strikes; /* verdicts for the caller in a row */
     atomic_uint_least64_t ns[2 * RL_TUNER_SAMPLES]; /* timed turn i's ns (0: none yet) */
     atomic_bool pool;                               /* the verdict: split across the pool */
 } rl_thread_tuner_t;

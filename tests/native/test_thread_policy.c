@@ -11,7 +11,8 @@
  *    item exactly once;
  *  - the thread tuner: an epoch's untimed first turn, each arm's block of turns, a verdict for
  *    the faster arm (a tie keeps the caller, one lucky sample does not decide), learning again
- *    each epoch, and the test hook always on the pool. White-box: it includes src/ headers.
+ *    each epoch (sooner after a verdict for the caller: RL_TUNER_RECHECK, doubling), and the
+ *    test hook always on the pool. White-box: it includes src/ headers.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -178,8 +179,32 @@ static rl_tuner_turn_t learn(rl_thread_tuner_t *t, double pool_ms, double caller
     return learn_samples(t, pool, caller);
 }
 
-static void skip_epoch(rl_thread_tuner_t *t) {
-    for (int i = RL_TUNER_LEARN + 1; i < RL_TUNER_EPOCH; ++i) rl_thread_tuner_next(t);
+/* The rest of the epoch after its verdict's turn; returns the epoch's length. */
+static unsigned skip_epoch(rl_thread_tuner_t *t) {
+    const unsigned epoch = atomic_load(&t->epoch);
+    for (unsigned i = RL_TUNER_LEARN + 1; i < epoch; ++i) rl_thread_tuner_next(t);
+    return epoch;
+}
+
+/* A verdict for the caller is checked again after RL_TUNER_RECHECK executions, twice as many
+ * each time it holds, up to the epoch; a verdict for the pool takes the whole epoch. */
+static void test_tuner_recheck(void) {
+    rl_thread_tuner_t t;
+    rl_thread_tuner_init(&t);
+    unsigned expect = RL_TUNER_RECHECK;
+    for (int k = 0; k < 7; ++k) {
+        const rl_tuner_turn_t v = learn(&t, 1.0, 0.5);
+        const unsigned epoch = skip_epoch(&t);
+        CHECK_MSG(!v.pool && epoch == expect, "caller verdict %d: epoch %u, expected %u", k, epoch,
+                  expect);
+        expect = expect * 2 < RL_TUNER_EPOCH ? expect * 2 : RL_TUNER_EPOCH;
+    }
+    rl_tuner_turn_t v = learn(&t, 0.5, 1.0);
+    CHECK_MSG(v.pool && skip_epoch(&t) == RL_TUNER_EPOCH, "a pool verdict takes the whole epoch");
+    v = learn(&t, 1.0, 0.5);
+    CHECK_MSG(!v.pool && skip_epoch(&t) == RL_TUNER_RECHECK, "and the caller's count starts over");
+    v = learn(&t, 0.5, 1.0); /* the epoch after the short one learns at its start */
+    CHECK_MSG(v.pool, "a short epoch ends in a learning phase");
 }
 
 static void test_tuner(void) {
@@ -221,5 +246,6 @@ int main(void) {
     test_count();
     test_pool();
     test_tuner();
+    test_tuner_recheck();
     return tu_finish("thread_policy");
 }
