@@ -336,8 +336,8 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     p->unzip = t->unzip_f32[p->src_dt];
     p->affine = t->affine[p->src_dt];
     p->icvt = t->icvt[p->src_dt][p->dst_dt];
-    /* pure copies past the streaming size copy whole lines with non-temporal stores */
-    if (p->stream && !p->convert && t->lines.isa != RL_ISA_SCALAR) p->lines = t->lines;
+    /* pure copies whose regions stream copy whole lines with non-temporal stores */
+    if (!p->convert && t->lines.isa != RL_ISA_SCALAR) p->lines = t->lines;
     /* short runs copy through vector moves of their width (the scalar twin is memcpy per run,
      * what the runners do anyway): pure copies, and the rows a converting tile spreads */
     if (t->runs.isa != RL_ISA_SCALAR) p->runs = t->runs;

@@ -116,8 +116,9 @@ typedef struct {
     rl_unzip_slot_t unzip;                /* RL_PK_UNZIP regions */
     rl_affine_slot_t affine;              /* scales and zero points that change along a run */
     rl_icvt_slot_t icvt;                  /* integer to integer without parameters, or none */
-    rl_lines_slot_t lines; /* a streaming pure copy: RL_PK_LINES regions and the contiguous runs
-                              of whole lines; fn NULL otherwise */
+    rl_lines_slot_t lines; /* pure copies: RL_PK_LINES regions (past the streaming size) and
+                              the contiguous runs of whole lines of streaming regions; fn NULL
+                              for conversions and where only the scalar twin exists */
     rl_runs_slot_t runs;  /* RL_PK_RUNS regions and the rows of grouped conversions
                              (plan_cvt.c); fn NULL where only the scalar twin exists */
     char impl[40];             /* e.g. "transpose-x32:avx512" */

@@ -116,13 +116,13 @@ static void zero_tile(const job_t *job, const tile_t *t) {
     zero_rows(t->d, t->c1, t->ds1, (size_t)(t->c0 * t->des));
 }
 
-/* Rows of whole lines in tiles large enough for a fence go through the streaming line kernel
- * where the plan has one; a row of one cache line (nhwc -> nChw16c f32) is a constant-size
- * memcpy, which inlines. */
+/* Rows of whole lines in tiles large enough for a fence go through the line kernel where the
+ * region streams and the plan has one; a row of one cache line (nhwc -> nChw16c f32) is a
+ * constant-size memcpy, which inlines. */
 static void copy_tile(const job_t *job, const tile_t *t) {
     const rl_plan_t *p = job->p;
     const rl_dim_t bytes = t->c0 * t->ses;
-    if (p->lines.fn && bytes % 64 == 0 && bytes * t->c1 >= LINES_MIN_BYTES) {
+    if (job->r->stream && p->lines.fn && bytes % 64 == 0 && bytes * t->c1 >= LINES_MIN_BYTES) {
         p->lines.fn((size_t)t->c1, (size_t)(bytes / 64), t->s, (size_t)t->ss1, 64, t->d,
                     (size_t)t->ds1, 64, job->r->stream);
         return;

@@ -279,7 +279,8 @@ static void short_runs_in_source_order(rl_plan_region_t *r, const rl_plan_t *p) 
  * copies lines. */
 static bool copies_lines(const rl_plan_region_t *r, const rl_plan_t *p) {
     const int last = r->nnodes - 1;
-    if (!p->lines.fn || last < 1 || r->node[last].n * (rl_dim_t)p->src_es != 64) return false;
+    if (!p->stream || !p->lines.fn || last < 1 || r->node[last].n * (rl_dim_t)p->src_es != 64)
+        return false;
     return outer_strides_positive(r);
 }
 
@@ -407,19 +408,36 @@ static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
     r->blk[2] = r->kernel == RL_PK_UNZIP ? 1 : rl_min_dim(n2, rest > 0 ? rest : 1);
 }
 
-/* Whether an unstaged transpose streams though the plan does not (p->stream): where the move
- * overflows the private caches, its K0 rows outrun the hardware prefetchers, and its
- * destination rows lie apart (1 KiB or more: a stream each, not one sequential run of
- * lines). Its streaming walk fetches the source rows' next block itself (transpose-walk.h) and
- * writes no line twice through the caches, which is what such a sweep needs from memory;
- * from the L3 it runs as fast as the cached walk. Below the plan's streaming size the
- * destination might have stayed in the L3 for its reader, but on a shared LLC (a server, a
- * VM) that size overstates what stays. (docs/performance.md has the measurements.) */
-static bool transpose_streams(const rl_plan_region_t *r, const rl_plan_t *p) {
-    /* the walk with line tiles and the fetch ahead: the AVX-512 x32 kernel's (RL_LINE_TILES) */
-    const bool line_tiles = p->transpose.isa == RL_ISA_AVX512 && p->src_es == 4;
-    if (r->kernel != RL_PK_TRANSPOSE || !line_tiles || !p->past_l2 || r->nnodes < 2) return false;
+/* Whether the region's kernel makes streaming stores of whole lines when asked (the others
+ * ignore the flag): the line-copy kernel of copies, the AVX-512 x32 gather, and the AVX-512
+ * x32 transpose's walk of line tiles (RL_LINE_TILES). */
+static bool kernel_streams(const rl_plan_region_t *r, const rl_plan_t *p) {
+    const bool x32 = p->src_es == 4 && p->dst_es == 4;
+    switch (r->kernel) {
+    case RL_PK_COPY: return p->lines.fn != NULL;
+    case RL_PK_GATHER: return x32 && p->gather.isa == RL_ISA_AVX512;
+    case RL_PK_TRANSPOSE: return x32 && p->transpose.isa == RL_ISA_AVX512;
+    default: return false;
+    }
+}
+
+/* Whether a region streams though the plan does not (p->stream, past LLC / 4): where the move
+ * overflows the private caches (p->past_l2) and the region's kernel, from memory, gains from
+ * writing no line through the caches. Below the plan's streaming size the destination might
+ * have stayed in the L3 for its reader, but on a shared LLC (a server, a VM) that size
+ * overstates what stays: this VM's 260 MiB L3 held 32 MiB. (docs/performance.md has the
+ * measurements.)
+ *  - Copies and gathers into destination runs of 4 KiB or more: each line goes out whole,
+ *    without its read for ownership (a third of a cached copy's traffic).
+ *  - Unstaged transposes whose K0 rows outrun the hardware prefetchers and whose destination
+ *    rows lie 1 KiB or more apart (a stream each, not one sequential run of lines): the
+ *    streaming walk also fetches the rows' next block itself, which such a sweep needs from
+ *    memory; from the L3 it runs as fast as the cached walk. */
+static bool region_streams(const rl_plan_region_t *r, const rl_plan_t *p) {
+    if (!p->past_l2 || r->nnodes < 2 || !kernel_streams(r, p)) return false;
     const rl_plan_node_t *k0 = &r->node[r->nnodes - 1], *k1 = &r->node[r->nnodes - 2];
+    if (r->kernel != RL_PK_TRANSPOSE) /* copies and gathers */
+        return k0->s[1] == 1 && k0->n * (rl_dim_t)p->dst_es >= 4096;
     return rl_rows_outrun_prefetchers((size_t)k0->n, (size_t)k0->s[0] * p->src_es) &&
            (size_t)k1->s[1] * p->dst_es >= 1024;
 }
@@ -440,7 +458,7 @@ bool rl_plan_choose_kernel(rl_plan_region_t *r, const rl_plan_t *p, const rl_pro
         r->kernel = RL_PK_ZERO;
     else
         r->kernel = final_kind(r, table ? RL_PK_GATHER : geometric_kind(r), p, e);
-    r->stream = p->stream || transpose_streams(r, p);
+    r->stream = p->stream || region_streams(r, p);
     set_blocks(r, p);
     return true;
 }
@@ -488,7 +506,7 @@ bool rl_plan_choose_table(rl_plan_region_t *r, const rl_plan_t *p, const int32_t
     r->node[r->nnodes++] = (rl_plan_node_t){m * take, {0, 1}, {0}};
     r->table = table;
     r->kernel = p->convert ? RL_PK_GATHER_CVT : RL_PK_GATHER;
-    r->stream = p->stream;
+    r->stream = p->stream || region_streams(r, p);
     set_blocks(r, p);
     return true;
 }

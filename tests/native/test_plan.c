@@ -79,36 +79,56 @@ static void shuffle_case(const char *md_text, int axis, rl_dim_t group, const ch
     rl_md_destroy(md);
 }
 
-/* Whether the first region of src -> dst streams its stores as `expected` says, or as the
- * whole plan does (past rl_cpu_stream_threshold, which depends on the machine's LLC). */
-static void stream_case(const char *src, const char *dst, bool expected) {
+/* Whether the first region of p streams its stores as `expected` says, or as the whole plan
+ * does (past rl_cpu_stream_threshold, which depends on the machine's LLC). */
+static void check_stream(rl_primitive_t p, const char *label, bool expected) {
+    if (CHECK_MSG(p && p->impl->has_plan, "%s: no plan", label)) {
+        const rl_plan_t *plan = &p->impl->plan;
+        CHECK_MSG(plan->regions[0].stream == (expected || plan->stream),
+                  "%s: region streams %d, expected %d (plan %d)", label, plan->regions[0].stream,
+                  expected, plan->stream);
+    }
+    rl_primitive_destroy(p);
+}
+
+static void stream_reorder(const char *src, const char *dst, bool expected) {
     rl_memory_desc_t s = NULL, d = NULL;
     rl_primitive_t p = NULL;
     CHECK_STATUS(rl_md_create_from_string(&s, src), RL_SUCCESS);
     CHECK_STATUS(rl_md_create_from_string(&d, dst), RL_SUCCESS);
     CHECK_STATUS(rl_reorder_create(&p, engine, s, d, NULL), RL_SUCCESS);
-    if (CHECK_MSG(p && p->impl->has_plan, "%s -> %s: no plan", src, dst)) {
-        const rl_plan_t *plan = &p->impl->plan;
-        CHECK_MSG(plan->regions[0].stream == (expected || plan->stream),
-                  "%s -> %s: region streams %d, expected %d (plan %d)", src, dst,
-                  plan->regions[0].stream, expected, plan->stream);
-    }
-    rl_primitive_destroy(p);
+    check_stream(p, src, expected);
     rl_md_destroy(s);
     rl_md_destroy(d);
 }
 
-/* Unstaged transposes past the private caches stream on their own where the source rows
- * outrun the prefetchers and the destination rows lie 1 KiB or more apart, with the walk
- * that streams (the AVX-512 x32 kernel's line tiles); 32 MiB is past 4 x L2 for L2s up to
- * 8 MiB. Destination rows 256 bytes apart (64 channels) are one write stream: no. */
-static void test_transpose_streams(void) {
-    const bool x32_lines = rl_cpu_isa_effective() == RL_ISA_AVX512;
-    stream_case("f32:ab:2048x4096", "f32:ba:2048x4096", x32_lines);
-    stream_case("f32:nchw:16x256x56x56", "f32:nhwc:16x256x56x56", x32_lines);
-    stream_case("bf16:ab:2048x4096", "bf16:ba:2048x4096", false);
-    stream_case("f32:ncdhw:2x64x16x56x56", "f32:ndhwc:2x64x16x56x56", false);
-    stream_case("f32:ab:64x4096", "f32:ba:64x4096", false); /* in the L2 */
+static void stream_shuffle(const char *md_text, rl_dim_t group, bool expected) {
+    rl_memory_desc_t md = NULL;
+    rl_primitive_t p = NULL;
+    CHECK_STATUS(rl_md_create_from_string(&md, md_text), RL_SUCCESS);
+    CHECK_STATUS(rl_shuffle_create(&p, engine, RL_FORWARD, md, 1, group), RL_SUCCESS);
+    check_stream(p, md_text, expected);
+    rl_md_destroy(md);
+}
+
+/* Regions past the private caches stream on their own where their kernel writes whole lines
+ * (plan_kernel.c, region_streams): copies and gathers into destination runs of 4 KiB or more
+ * (the line-copy kernel; the AVX-512 x32 gather), and transposes whose source rows outrun the
+ * prefetchers and whose destination rows lie 1 KiB or more apart (the AVX-512 x32 kernel's
+ * line tiles). 32 MiB is past 4 x L2 for L2s up to 8 MiB. */
+static void test_region_streams(void) {
+    const rl_isa_t isa = rl_cpu_isa_effective();
+    const bool x32 = isa == RL_ISA_AVX512, lines = rl_kernel_table(isa)->lines.isa != RL_ISA_SCALAR;
+    stream_reorder("f32:ab:2048x4096", "f32:ba:2048x4096", x32);
+    stream_reorder("f32:nchw:16x256x56x56", "f32:nhwc:16x256x56x56", x32);
+    stream_reorder("bf16:ab:2048x4096", "bf16:ba:2048x4096", false);
+    /* destination rows 256 bytes apart (64 channels): one write stream */
+    stream_reorder("f32:ncdhw:2x64x16x56x56", "f32:ndhwc:2x64x16x56x56", false);
+    stream_reorder("f32:ab:64x4096", "f32:ba:64x4096", false); /* in the L2 */
+    stream_shuffle("f32:nchw:16x256x56x56", 4, lines);         /* planes copied whole */
+    stream_shuffle("f32:nChw16c:16x256x56x56", 4, x32);        /* a table gathered into planes */
+    stream_shuffle("bf16:nChw16c:16x256x56x56", 4, false);     /* no x16 kernel streams */
+    stream_shuffle("f32:nhwc:16x256x56x56", 4, false);         /* 4 x 64 transposes */
 }
 
 int main(void) {
@@ -248,7 +268,7 @@ int main(void) {
                  "\n  [2] gather off=0/192 nodes(n:src/dst) 6:16/16 8:0/1"
                  "\n  [3] zero off=0/200 nodes(n:src/dst) 6:0/16 8:0/1");
 
-    test_transpose_streams();
+    test_region_streams();
 
     rl_engine_destroy(engine);
     return tu_finish("plan");
