@@ -58,6 +58,9 @@ static void zero_rows(size_t n, uint8_t *d, size_t ds, size_t bytes) {
  * stream, their blocks read at least 4 lines of each source row per strip, which keeps a
  * row's reads sequential instead of one line per row per sweep of all rows (ab -> ba f32
  * 1024 x 4096: 256 rows 16 KiB apart, more page streams than the prefetchers track).
+ * Destination rows of 2 to 4 lines (nchw -> nhwc, 32 or 64 channels) lie back to back, and
+ * each strip of the block writes one line of each: the block's destination then stays
+ * within 8 KiB, so the lines the strips share stay in L1 between them.
  * Streaming walks keep the narrow blocks: they prefetch their rows' next block themselves. */
 static size_t block_cols(size_t ss, size_t ds, bool stream) {
     const size_t low = ds & (~ds + 1); /* the largest power of two dividing ds */
@@ -65,6 +68,7 @@ static size_t block_cols(size_t ss, size_t ds, bool stream) {
     size_t bj = sets >= 16 ? 256 : 8 * sets;
     if (ss % 2048 == 0 && bj < 64 / ES) bj = 64 / ES;
     if (RL_LINE_TILES && !stream && bj < 256 / ES) bj = 256 / ES;
+    if (RL_LINE_TILES && !stream && ds > 64 && ds <= 256) bj = 8192 / ds / TILE_C * TILE_C;
     return bj < TILE_C ? TILE_C : bj;
 }
 
