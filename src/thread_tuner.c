@@ -7,7 +7,9 @@
  * alternating, because each arm leaves the data in other caches than the other one reads it
  * from: alternating runs of a 4 MiB shuffle timed both arms at 320 us, where the pool, once
  * chosen, ran in 187 us. The execution after the samples sets the verdict, and the length of
- * the epoch: a verdict for the caller is checked again sooner (thread_tuner.h). One lucky sample
+ * the epoch: a verdict for the caller is checked again sooner, one for the pool is watched
+ * (thread_tuner.h: a pool run's speed can drop after the verdict, when the other vCPU slows
+ * or the memory bus fills, and then a whole epoch ran slower than one thread). One lucky sample
  * must not decide (a wrong pool verdict costs a whole epoch), so the pool's two best times
  * must both beat the caller's two best by the margin. Concurrent executions of one primitive
  * may interleave their turns: every field is atomic, each timed turn has a slot of its own,
@@ -25,6 +27,8 @@ void rl_thread_tuner_init(rl_thread_tuner_t *t) {
     atomic_init(&t->strikes, 0);
     for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) atomic_init(&t->ns[i], 0);
     atomic_init(&t->pool, true);
+    atomic_init(&t->caller_best, 0);
+    atomic_init(&t->slower, 0);
 }
 
 /* The two best times of an arm (slots of its parity: the pool's even, the caller's odd), 0
@@ -49,6 +53,8 @@ static void decide(rl_thread_tuner_t *t) {
     const bool on_pool = (double)pool[0] < (1.0 - POOL_MARGIN) * (double)one[0] &&
                          (double)pool[1] < (1.0 - POOL_MARGIN) * (double)one[1];
     atomic_store(&t->pool, on_pool);
+    atomic_store(&t->caller_best, one[0]);
+    atomic_store(&t->slower, 0);
     /* the caller's epochs: RL_TUNER_RECHECK, doubling while confirmed, up to RL_TUNER_EPOCH */
     const unsigned strikes = on_pool ? 0u : atomic_load(&t->strikes) + 1;
     unsigned epoch = on_pool ? RL_TUNER_EPOCH : RL_TUNER_RECHECK;
@@ -78,11 +84,31 @@ rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
     } else {
         if (phase == RL_TUNER_LEARN) decide(t);
         turn.pool = atomic_load(&t->pool);
+        turn.timed = turn.pool; /* watched (rl_thread_tuner_record) */
+        turn.slot = RL_TUNER_WATCHED;
     }
     return turn;
 }
 
+/* A watched run of a pool verdict: RL_TUNER_WATCH in a row slower than the caller's best
+ * sample end the epoch (the next execution starts one). */
+static void watch(rl_thread_tuner_t *t, uint64_t ns) {
+    const uint64_t best = atomic_load(&t->caller_best);
+    if (best == 0 || ns <= best) {
+        atomic_store(&t->slower, 0);
+        return;
+    }
+    if (atomic_fetch_add(&t->slower, 1) + 1 >= RL_TUNER_WATCH) {
+        atomic_store(&t->slower, 0);
+        atomic_store(&t->runs, atomic_load(&t->epoch));
+    }
+}
+
 void rl_thread_tuner_record(rl_thread_tuner_t *t, rl_tuner_turn_t turn, double ms) {
-    if (!turn.timed || !(ms >= 0) || turn.slot >= 2 * RL_TUNER_SAMPLES) return;
-    atomic_store(&t->ns[turn.slot], (uint64_t)(ms * 1e6) + 1); /* 0 stands for "no sample" */
+    if (!turn.timed || !(ms >= 0) || turn.slot > RL_TUNER_WATCHED) return;
+    const uint64_t ns = (uint64_t)(ms * 1e6) + 1; /* 0 stands for "no sample" */
+    if (turn.slot == RL_TUNER_WATCHED)
+        watch(t, ns);
+    else
+        atomic_store(&t->ns[turn.slot], ns);
 }

@@ -9,7 +9,9 @@
  * executions, so a verdict follows a change of load. A verdict for the caller goes against
  * the policy's prediction, and one noisy learning phase can give it, so it is checked again
  * sooner: after RL_TUNER_RECHECK executions, twice as many each time it is confirmed, up to
- * the epoch. Results never depend on the arm (threadpool.h). */
+ * the epoch. A verdict for the pool is watched: its executions stay timed, and when
+ * RL_TUNER_WATCH of them in a row all ran slower than the caller's best sample, the epoch
+ * ends and the tuner learns again. Results never depend on the arm (threadpool.h). */
 #ifndef RL_THREAD_TUNER_H
 #define RL_THREAD_TUNER_H
 
@@ -24,6 +26,7 @@
 #define RL_TUNER_EPOCH   1024
 #define RL_TUNER_LEARN   (2 * RL_TUNER_SAMPLES + 3)
 #define RL_TUNER_RECHECK 32 /* the epoch after a first verdict for the caller */
+#define RL_TUNER_WATCH   4  /* pool executions in a row slower than the caller's best: learn */
 
 typedef struct {
     atomic_uint runs;    /* executions into the epoch that asked */
@@ -31,11 +34,15 @@ typedef struct {
     atomic_uint strikes; /* verdicts for the caller in a row */
     atomic_uint_least64_t ns[2 * RL_TUNER_SAMPLES]; /* timed turn i's ns (0: none yet) */
     atomic_bool pool;                               /* the verdict: split across the pool */
+    atomic_uint_least64_t caller_best;              /* the caller's best sample, ns */
+    atomic_uint slower;                             /* watched pool runs in a row slower */
 } rl_thread_tuner_t;
 
 /* What one execution does: `pool` whether it may split, `timed` whether its time is wanted
- * (rl_thread_tuner_record), as timed turn `slot` of the learning phase; `park` whether the
- * pool's spinning workers go to sleep first (rl_threadpool_park: the caller's samples). */
+ * (rl_thread_tuner_record), as timed turn `slot` of the learning phase (RL_TUNER_WATCHED: a
+ * watched run of a pool verdict); `park` whether the pool's spinning workers go to sleep
+ * first (rl_threadpool_park: the caller's samples). */
+#define RL_TUNER_WATCHED (2 * RL_TUNER_SAMPLES)
 typedef struct {
     bool pool, timed;
     unsigned slot;

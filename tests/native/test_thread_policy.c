@@ -11,8 +11,9 @@
  *    item exactly once;
  *  - the thread tuner: an epoch's untimed first turn, each arm's block of turns, a verdict for
  *    the faster arm (a tie keeps the caller, one lucky sample does not decide), learning again
- *    each epoch (sooner after a verdict for the caller: RL_TUNER_RECHECK, doubling), and the
- *    test hook always on the pool. White-box: it includes src/ headers.
+ *    each epoch (sooner after a verdict for the caller: RL_TUNER_RECHECK, doubling; and after
+ *    RL_TUNER_WATCH pool runs slower than the caller's best), and the test hook always on the
+ *    pool. White-box: it includes src/ headers.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -186,6 +187,33 @@ static unsigned skip_epoch(rl_thread_tuner_t *t) {
     return epoch;
 }
 
+/* A pool verdict's runs are watched: RL_TUNER_WATCH in a row slower than the caller's best
+ * sample end the epoch; one faster among them starts the count again. */
+static void test_tuner_watch(void) {
+    rl_thread_tuner_t t;
+    rl_thread_tuner_init(&t);
+    rl_tuner_turn_t v = learn(&t, 0.5, 1.0);       /* the verdict's own turn: the first watched */
+    for (int i = 0; i < 3 * RL_TUNER_WATCH; ++i) { /* slower than 0.5, faster than 1.0 */
+        rl_thread_tuner_record(&t, v, 0.9);
+        v = rl_thread_tuner_next(&t);
+    }
+    CHECK_MSG(v.pool && v.slot == RL_TUNER_WATCHED, "a pool still faster than the caller stays");
+    for (int i = 0; i < RL_TUNER_WATCH - 1; ++i) {
+        rl_thread_tuner_record(&t, v, 1.2);
+        v = rl_thread_tuner_next(&t);
+    }
+    rl_thread_tuner_record(&t, v, 0.8); /* one faster run: the count starts again */
+    v = rl_thread_tuner_next(&t);
+    for (int i = 0; i < RL_TUNER_WATCH - 1; ++i) {
+        rl_thread_tuner_record(&t, v, 1.2);
+        v = rl_thread_tuner_next(&t);
+    }
+    CHECK_MSG(v.pool && v.slot == RL_TUNER_WATCHED, "fewer than RL_TUNER_WATCH slower in a row");
+    rl_thread_tuner_record(&t, v, 1.2);
+    v = learn(&t, 1.0, 0.5); /* checks that an epoch starts: the untimed first turn */
+    CHECK_MSG(!v.pool, "after RL_TUNER_WATCH slower runs the tuner learns again");
+}
+
 /* A verdict for the caller is checked again after RL_TUNER_RECHECK executions, twice as many
  * each time it holds, up to the epoch; a verdict for the pool takes the whole epoch. */
 static void test_tuner_recheck(void) {
@@ -211,12 +239,12 @@ static void test_tuner(void) {
     rl_thread_tuner_t t;
     rl_thread_tuner_init(&t);
     rl_tuner_turn_t v = learn(&t, 0.5, 1.0);
-    CHECK_MSG(v.pool && !v.timed, "a faster pool is kept");
+    CHECK_MSG(v.pool && v.timed && v.slot == RL_TUNER_WATCHED, "a faster pool is kept, watched");
     for (int i = RL_TUNER_LEARN + 1; i < RL_TUNER_EPOCH; ++i) {
         v = rl_thread_tuner_next(&t);
-        if (!v.pool || v.timed) break;
+        if (!v.pool || v.slot != RL_TUNER_WATCHED) break;
     }
-    CHECK_MSG(v.pool && !v.timed, "the verdict holds for the epoch");
+    CHECK_MSG(v.pool && v.slot == RL_TUNER_WATCHED, "the verdict holds for the epoch");
     v = learn(&t, 1.0, 0.99);
     CHECK_MSG(!v.pool && !v.timed, "a slower pool is dropped at the next epoch");
     skip_epoch(&t);
@@ -232,6 +260,7 @@ static void test_tuner(void) {
     const double faster[RL_TUNER_SAMPLES] = {0.6, 0.5, 3.0, 0.55};
     v = learn_samples(&t, faster, steady);
     CHECK_MSG(v.pool, "a pool faster in its two best samples is taken");
+    skip_epoch(&t);
     rl_thread_policy_force_split(true);
     for (int i = 0; i < 3 * RL_TUNER_EPOCH; ++i) {
         v = rl_thread_tuner_next(&t);
@@ -247,5 +276,6 @@ int main(void) {
     test_pool();
     test_tuner();
     test_tuner_recheck();
+    test_tuner_watch();
     return tu_finish("thread_policy");
 }
