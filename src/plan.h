@@ -77,8 +77,8 @@ typedef struct {
     rl_dim_t pad;    /* RL_PK_TRANSPOSE: zeros after each destination run of K0 (the padding of
                         a blocked layout's last block, written with the data) */
     int32_t *table;  /* RL_PK_GATHER(_CVT): source offsets of K0's elements (owned) */
-    bool stream;     /* streaming stores for its kernel: the plan's `stream`, or an unstaged
-                        transpose's own (plan_kernel.c, transpose_streams) */
+    bool stream;     /* streaming stores for its kernel: the plan's `stream`, or the region's
+                        own past the L2s (plan_kernel.c, region_streams) */
 } rl_plan_region_t;
 
 static inline rl_dim_t rl_min_dim(rl_dim_t a, rl_dim_t b) { return a < b ? a : b; }
