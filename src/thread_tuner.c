@@ -24,7 +24,6 @@
 void rl_thread_tuner_init(rl_thread_tuner_t *t) {
     atomic_init(&t->runs, 0);
     atomic_init(&t->epoch, RL_TUNER_EPOCH);
-    atomic_init(&t->strikes, 0);
     for (int i = 0; i < 2 * RL_TUNER_SAMPLES; ++i) atomic_init(&t->ns[i], 0);
     atomic_init(&t->pool, true);
     atomic_init(&t->caller_best, 0);
@@ -52,15 +51,16 @@ static void decide(rl_thread_tuner_t *t) {
     if (pool[1] == 0 || one[1] == 0) return; /* too few samples: the verdict stands */
     const bool on_pool = (double)pool[0] < (1.0 - POOL_MARGIN) * (double)one[0] &&
                          (double)pool[1] < (1.0 - POOL_MARGIN) * (double)one[1];
-    atomic_store(&t->pool, on_pool);
+    /* the caller's epochs: RL_TUNER_RECHECK after a verdict for the pool, else twice the last
+     * one, up to RL_TUNER_EPOCH */
+    const bool was_pool = atomic_exchange(&t->pool, on_pool);
+    const unsigned last = atomic_load(&t->epoch);
+    const unsigned epoch = on_pool    ? RL_TUNER_EPOCH
+                           : was_pool ? RL_TUNER_RECHECK
+                                      : (2 * last < RL_TUNER_EPOCH ? 2 * last : RL_TUNER_EPOCH);
+    atomic_store(&t->epoch, epoch);
     atomic_store(&t->caller_best, one[0]);
     atomic_store(&t->slower, 0);
-    /* the caller's epochs: RL_TUNER_RECHECK, doubling while confirmed, up to RL_TUNER_EPOCH */
-    const unsigned strikes = on_pool ? 0u : atomic_load(&t->strikes) + 1;
-    unsigned epoch = on_pool ? RL_TUNER_EPOCH : RL_TUNER_RECHECK;
-    for (unsigned k = 1; k < strikes && epoch < RL_TUNER_EPOCH; ++k) epoch *= 2;
-    atomic_store(&t->strikes, strikes);
-    atomic_store(&t->epoch, epoch < RL_TUNER_EPOCH ? epoch : RL_TUNER_EPOCH);
 }
 
 /* Phases 1 .. RL_TUNER_SAMPLES + 1: the caller's block; then the pool's, as long. */

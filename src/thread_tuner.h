@@ -31,7 +31,6 @@
 typedef struct {
     atomic_uint runs;    /* executions into the epoch that asked */
     atomic_uint epoch;   /* the epoch's length: RL_TUNER_EPOCH, or shorter after the caller */
-    atomic_uint strikes; /* verdicts for the caller in a row */
     atomic_uint_least64_t ns[2 * RL_TUNER_SAMPLES]; /* timed turn i's ns (0: none yet) */
     atomic_bool pool;                               /* the verdict: split across the pool */
     atomic_uint_least64_t caller_best;              /* the caller's best sample, ns */
