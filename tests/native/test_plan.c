@@ -54,29 +54,38 @@ static void check_plan(rl_primitive_t prim, const char *label, const char *expec
     rl_primitive_destroy(prim);
 }
 
-static void reorder_case(const char *src, const char *dst, const char *expected) {
+/* The reorder src -> dst and the forward shuffle of md_text, from their text descriptors. */
+static rl_primitive_t reorder_of(const char *src, const char *dst) {
     rl_memory_desc_t s = NULL, d = NULL;
     rl_primitive_t p = NULL;
     CHECK_STATUS(rl_md_create_from_string(&s, src), RL_SUCCESS);
     CHECK_STATUS(rl_md_create_from_string(&d, dst), RL_SUCCESS);
     CHECK_STATUS(rl_reorder_create(&p, engine, s, d, NULL), RL_SUCCESS);
-    char label[256];
-    snprintf(label, sizeof label, "reorder %s -> %s", src, dst);
-    check_plan(p, label, expected);
     rl_md_destroy(s);
     rl_md_destroy(d);
+    return p;
 }
 
-static void shuffle_case(const char *md_text, int axis, rl_dim_t group, const char *expected) {
+static rl_primitive_t shuffle_of(const char *md_text, int axis, rl_dim_t group) {
     rl_memory_desc_t md = NULL;
     rl_primitive_t p = NULL;
     CHECK_STATUS(rl_md_create_from_string(&md, md_text), RL_SUCCESS);
     CHECK_STATUS(rl_shuffle_create(&p, engine, RL_FORWARD, md, axis, group), RL_SUCCESS);
+    rl_md_destroy(md);
+    return p;
+}
+
+static void reorder_case(const char *src, const char *dst, const char *expected) {
+    char label[256];
+    snprintf(label, sizeof label, "reorder %s -> %s", src, dst);
+    check_plan(reorder_of(src, dst), label, expected);
+}
+
+static void shuffle_case(const char *md_text, int axis, rl_dim_t group, const char *expected) {
     char label[256];
     snprintf(label, sizeof label, "shuffle %s axis %d group %lld", md_text, axis,
              (long long)group);
-    check_plan(p, label, expected);
-    rl_md_destroy(md);
+    check_plan(shuffle_of(md_text, axis, group), label, expected);
 }
 
 /* Whether the first region of p streams its stores as `expected` says, or as the whole plan
@@ -92,23 +101,11 @@ static void check_stream(rl_primitive_t p, const char *label, bool expected) {
 }
 
 static void stream_reorder(const char *src, const char *dst, bool expected) {
-    rl_memory_desc_t s = NULL, d = NULL;
-    rl_primitive_t p = NULL;
-    CHECK_STATUS(rl_md_create_from_string(&s, src), RL_SUCCESS);
-    CHECK_STATUS(rl_md_create_from_string(&d, dst), RL_SUCCESS);
-    CHECK_STATUS(rl_reorder_create(&p, engine, s, d, NULL), RL_SUCCESS);
-    check_stream(p, src, expected);
-    rl_md_destroy(s);
-    rl_md_destroy(d);
+    check_stream(reorder_of(src, dst), src, expected);
 }
 
 static void stream_shuffle(const char *md_text, rl_dim_t group, bool expected) {
-    rl_memory_desc_t md = NULL;
-    rl_primitive_t p = NULL;
-    CHECK_STATUS(rl_md_create_from_string(&md, md_text), RL_SUCCESS);
-    CHECK_STATUS(rl_shuffle_create(&p, engine, RL_FORWARD, md, 1, group), RL_SUCCESS);
-    check_stream(p, md_text, expected);
-    rl_md_destroy(md);
+    check_stream(shuffle_of(md_text, 1, group), md_text, expected);
 }
 
 /* Regions past the private caches stream on their own where their kernel writes whole lines
