@@ -526,17 +526,18 @@ static int warm_up(const opts_t *o, const bt_work_t *w, double *est_ms) {
     return bt_warmup(w, WARM_MIN_RUNS, warm, MAX_REPS, est_ms);
 }
 
-/* Buffers and timing of a created primitive (vals: runtime scale / zero-point arrays, see
- * make_attr). Returns RL_SUCCESS, or the failure's status (reported on stderr).
+/* The timed works, in the order they alternate: the primitive, the same on one thread (when
+ * given), the memcpy over N threads, on one thread (N > 1), the oneDNN peer (when built). */
+#define MAX_WORK 5
+
+/* Buffers and timing of a created primitive p (p1: the same on the 1-thread engine, or NULL;
+ * vals: runtime scale / zero-point arrays, see make_attr). Returns RL_SUCCESS, or the
+ * failure's status (reported on stderr).
  *
  * The memcpy peer copies (src bytes + dst bytes) / 2 between two buffers of its own, split
  * over the engine's N threads. With N > 1 it is also timed on one thread and the better of the
  * two counts: for small copies waking N - 1 threads costs more than the copy (the engine, too,
  * runs small problems on one thread), and a peer slowed down by that would flatter the ratio. */
-/* The timed works, in the order they alternate: the primitive, the same on one thread (when
- * given), the memcpy over N threads, on one thread (N > 1), the oneDNN peer (when built). */
-#define MAX_WORK 5
-
 static rl_status_t perf_measure(perf_env_t *env, const bd_case_t *c, const char *label,
                                 rl_primitive_t p, rl_primitive_t p1, int in_arg, int out_arg,
                                 void *const vals[4], perf_t *res) {

@@ -318,8 +318,9 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     p->src_es = e->src_es, p->dst_es = e->dst_es;
     p->src_dt = e->src_dt, p->dst_dt = e->dst_dt;
     p->convert = !e->pure_copy;
-    p->stream = larger_side_bytes(e) >= rl_cpu_stream_threshold();
-    p->past_l2 = larger_side_bytes(e) / 4 >= rl_cpu_l2_size();
+    const size_t bytes = larger_side_bytes(e);
+    p->stream = bytes >= rl_cpu_stream_threshold();
+    p->past_l2 = bytes / 4 >= rl_cpu_l2_size();
     /* a widening conversion keeps ordinary stores (cvt.inc says why) */
     p->cvt_stream = p->stream && p->dst_es <= p->src_es;
     const rl_kernel_table_t *t = rl_kernel_table(isa);
@@ -329,7 +330,7 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     /* a fold into destination rows writes their lines out of order: where those lines come
      * from past the L2, their reads for ownership wait in the store buffer, while the staged
      * path's writes in destination order keep the prefetchers ahead (docs/tuning.md) */
-    p->fold_put = p->fold.fn && !p->convert && 2 * larger_side_bytes(e) <= rl_cpu_l2_size();
+    p->fold_put = p->fold.fn && !p->convert && 2 * bytes <= rl_cpu_l2_size();
     p->gather = t->gather[rl_log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];
