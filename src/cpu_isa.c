@@ -66,6 +66,7 @@ static void detect(void) {
                       (b & (1u << 30)) && (b & (1u << 31));
     features.avx512_fp16 = features.avx512 && (d & (1u << 23));
     features.avx512_vbmi = features.avx512 && (c & (1u << 1));
+    features.avx512_vbmi_vnni = features.avx512_vbmi && (c & (1u << 11));
     __cpuid_count(7, 1, a, b, c, d);
     features.avx512_bf16 = features.avx512 && (a & (1u << 5));
 }

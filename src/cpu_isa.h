@@ -23,6 +23,7 @@ typedef struct {
     bool avx512_bf16; /* AVX512-BF16 */
     bool avx512_fp16; /* AVX512-FP16 */
     bool avx512_vbmi; /* AVX512-VBMI (byte permutes across a register: vpermb, vpermi2b) */
+    bool avx512_vbmi_vnni; /* AVX512-VBMI and AVX512-VNNI (vpdpwssd: word dot products added) */
     bool simd128;     /* WebAssembly SIMD128 (a build-time property of a wasm module) */
 } rl_cpu_features_t;
 
