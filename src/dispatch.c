@@ -12,13 +12,19 @@ static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #define RL_TAKE(slot, isa_, fn_)                                                                   \
     if ((isa_) <= level && !(slot).fn) (slot).fn = fn_, (slot).name = #fn_, (slot).isa = (isa_);
-#define RL_TRANSPOSE(isa, bits, fn)  RL_TAKE(t->transpose[rl_log2_size((bits) / 8)], isa, fn)
+/* The same for the families whose enumerators say how a kernel stores (transpose.inc) */
+#define RL_TAKE_STORES(slot, isa_, stores, fn_)                                                    \
+    if ((isa_) <= level && !(slot).fn)                                                             \
+        (slot).fn = fn_, (slot).name = #fn_, (slot).isa = (isa_), (slot).streams = (stores);
+#define RL_TRANSPOSE(isa, bits, stores, fn)                                                        \
+    RL_TAKE_STORES(t->transpose[rl_log2_size((bits) / 8)], isa, stores, fn)
 #define RL_FOLD(isa, bits, fn)       RL_TAKE(t->fold[rl_log2_size((bits) / 8)], isa, fn)
-#define RL_GATHER(isa, bits, fn)     RL_TAKE(t->gather[rl_log2_size((bits) / 8)], isa, fn)
+#define RL_GATHER(isa, bits, stores, fn)                                                           \
+    RL_TAKE_STORES(t->gather[rl_log2_size((bits) / 8)], isa, stores, fn)
 #define RL_CVT_TO_F32(isa, dt, fn)   RL_TAKE(t->to_f32[dt], isa, fn)
 #define RL_CVT_FROM_F32(isa, dt, fn) RL_TAKE(t->from_f32[dt], isa, fn)
 #define RL_UNZIP_F32(isa, dt, fn)    RL_TAKE(t->unzip_f32[dt], isa, fn)
-#define RL_LINES(isa, fn)            RL_TAKE(t->lines, isa, fn)
+#define RL_LINES(isa, stores, fn)    RL_TAKE_STORES(t->lines, isa, stores, fn)
 #define RL_RUNS(isa, fn)             RL_TAKE(t->runs, isa, fn)
 #define RL_AFFINE(isa, dt, fn)       RL_TAKE(t->affine[dt], isa, fn)
 #define RL_ICVT(isa, sdt, ddt, fn)   RL_TAKE(t->icvt[sdt][ddt], isa, fn)

@@ -17,6 +17,7 @@
         fn_type fn;                                                                                \
         const char *name;                                                                          \
         rl_isa_t isa;                                                                              \
+        bool streams; /* whole lines with streaming stores when asked (kernels.h, RL_STREAMS) */   \
     }
 typedef RL_KERNEL_SLOT(rl_transpose_fn) rl_transpose_slot_t;
 typedef RL_KERNEL_SLOT(rl_fold_fn) rl_fold_slot_t;

@@ -409,14 +409,13 @@ static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
 }
 
 /* Whether the region's kernel makes streaming stores of whole lines when asked (the others
- * ignore the flag): the line-copy kernel of copies, the AVX-512 x32 gather, and the AVX-512
- * x32 transpose's walk of line tiles (RL_LINE_TILES). */
+ * ignore the flag), as its enumerator registered it (kernels.h, RL_STREAMS): copies through
+ * the line-copy kernel, gathers and transposes. */
 static bool kernel_streams(const rl_plan_region_t *r, const rl_plan_t *p) {
-    const bool x32 = p->src_es == 4 && p->dst_es == 4;
     switch (r->kernel) {
-    case RL_PK_COPY: return p->lines.fn != NULL;
-    case RL_PK_GATHER: return x32 && p->gather.isa == RL_ISA_AVX512;
-    case RL_PK_TRANSPOSE: return x32 && p->transpose.isa == RL_ISA_AVX512;
+    case RL_PK_COPY: return p->lines.fn != NULL && p->lines.streams;
+    case RL_PK_GATHER: return p->gather.streams;
+    case RL_PK_TRANSPOSE: return p->transpose.streams;
     default: return false;
     }
 }

@@ -10,14 +10,19 @@
  *
  * Streaming is a flag of a call, not a kind of kernel: where `stream` is set, a kernel that
  * has non-temporal stores uses them for whole 64-byte destination lines (and fences before
- * it returns); a kernel without them ignores the flag. The plan sets it for destinations
- * larger than the cache (rl_cpu_stream_threshold), never for its staging buffer. Each
- * family's parameter list is one macro (RL_<FAMILY>_PARAMS), which its function type, the
- * prototypes and every definition use. */
+ * it returns); a kernel without them ignores the flag. The enumerators of the families that
+ * take the flag say which of their kernels have them (RL_STREAMS, else RL_CACHES), the only
+ * place that knowledge lives. The plan sets it for destinations larger than the cache
+ * (rl_cpu_stream_threshold), and for regions whose kernel streams past the L2s, never for its
+ * staging buffer. Each family's parameter list is one macro (RL_<FAMILY>_PARAMS), which its
+ * function type, the prototypes and every definition use. */
 #ifndef RL_SIMD_KERNELS_H
 #define RL_SIMD_KERNELS_H
 
 #include <stdbool.h>
+
+#define RL_STREAMS true  /* an enumerator's kernel that streams whole lines when asked */
+#define RL_CACHES  false /* one whose stores always go through the caches */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -269,11 +274,11 @@ static inline bool rl_quot_moderate(float r) {
 typedef void (*rl_icvt_fn)(RL_ICVT_PARAMS);
 
 /* The prototypes of every registered kernel, from the enumerators. */
-#define RL_LINES(isa, fn) void fn(RL_LINES_PARAMS);
+#define RL_LINES(isa, stores, fn) void fn(RL_LINES_PARAMS);
 #define RL_RUNS(isa, fn) void fn(RL_RUNS_PARAMS);
-#define RL_TRANSPOSE(isa, bits, fn) void fn(RL_TRANSPOSE_PARAMS);
+#define RL_TRANSPOSE(isa, bits, stores, fn) void fn(RL_TRANSPOSE_PARAMS);
 #define RL_FOLD(isa, bits, fn) void fn(RL_FOLD_PARAMS);
-#define RL_GATHER(isa, bits, fn) void fn(RL_GATHER_PARAMS);
+#define RL_GATHER(isa, bits, stores, fn) void fn(RL_GATHER_PARAMS);
 #define RL_CVT_TO_F32(isa, dt, fn) void fn(RL_CVT_TO_F32_PARAMS);
 #define RL_CVT_FROM_F32(isa, dt, fn) void fn(RL_CVT_FROM_F32_PARAMS);
 #define RL_UNZIP_F32(isa, dt, fn) void fn(RL_UNZIP_F32_PARAMS);

@@ -27,7 +27,7 @@ typedef struct {
 
 /* Every kernel twice: with plain and with streaming stores asked for. */
 static const kernel_t kernels[] = {
-#define RL_LINES(isa, fn) {isa, fn, #fn, false}, {isa, fn, #fn "+stream", true},
+#define RL_LINES(isa, stores, fn) {isa, fn, #fn, false}, {isa, fn, #fn "+stream", true},
 #include "simd/lines/lines.inc"
 #undef RL_LINES
 };
