@@ -43,18 +43,23 @@ def run(bench, cases, threads, min_ms, raw):
             with open(saved, "w") as f:
                 f.write(out)
     peer = "# oneDNN peer:" in out
-    one = any("time_ms" in line and "1T_ms" in line for line in out.splitlines())  # the header
+    col = {}  # the human table's columns by header name (its first "#" heads the row index)
     rows = {}
     for line in out.splitlines():
-        if line.startswith("#") or "--" not in line:
+        if line.lstrip().startswith("#") and "time_ms" in line:
+            for i, name in enumerate(line.split()):
+                col.setdefault(name, i)
+            continue
+        if line.lstrip().startswith("#") or "--" not in line:
             continue
         at = line.index(" --")
         tok, case = line[:at].split(), line[at + 1:]
-        row = {"ms": float(tok[1]), "gbps": float(tok[3]), "ratio": float(tok[7]), "impl": tok[9]}
-        if peer and tok[10] != "-":
-            row.update(dnnl_ms=float(tok[10]), dnnl_impl=tok[12])
-        if one:  # the same-process 1-thread arm: after the peer's columns
-            row["one_ms"] = float(tok[13 if peer else 10])
+        row = {"ms": float(tok[col["time_ms"]]), "gbps": float(tok[col["GB/s"]]),
+               "ratio": float(tok[col["ratio"]]), "impl": tok[col["impl"]]}
+        if peer and "dnnl_ms" in col and tok[col["dnnl_ms"]] != "-":
+            row.update(dnnl_ms=float(tok[col["dnnl_ms"]]), dnnl_impl=tok[col["dnnl_impl"]])
+        if "1T_ms" in col:  # the same-process 1-thread arm
+            row["one_ms"] = float(tok[col["1T_ms"]])
         rows[case] = row
     return rows, peer
 
