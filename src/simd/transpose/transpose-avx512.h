@@ -157,6 +157,15 @@ RL_INLINE void zip_block(int k, const uint8_t *s, size_t ss, uint8_t *d, size_t 
         store(d + 64 * m, permute(k, in, perm_idx[0][4 * k + m - 8]), part(k * n * ES, m), full);
 }
 
+/* Unzip of one row: channel m of n <= ZIP_W pixels of k channels at s -> n elements at d. */
+#define RL_UNZIP_ROWS 1
+RL_INLINE void unzip_out(int k, int m, const uint8_t *s, uint8_t *d, size_t n, bool full) {
+    __m512i in[4];
+#pragma GCC unroll 4
+    for (int i = 0; i < k; ++i) in[i] = load(s + 64 * i, part(k * n * ES, i), full);
+    store(d, permute(k, in, perm_idx[1][4 * k + m - 8]), first_bytes(n * ES), full);
+}
+
 /* Unzip: n <= ZIP_W pixels of k channels at s -> n elements of each of k rows (ds apart) at d. */
 RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_t n, bool full) {
     __m512i in[4];
