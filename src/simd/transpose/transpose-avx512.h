@@ -104,6 +104,9 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
 #define ZIP_P(km, e)     (ZIP_W * ((km) % 4) + (e))
 #define ZIP_IDX(km, e)   (ZIP_P(km, e) / ((km) / 4) + ZIP_W * (ZIP_P(km, e) % ((km) / 4)))
 #define UNZIP_IDX(km, e) ((km) / 4 * (e) + (km) % 4)
+/* Zip from phase f = km % 4 < k: lane e takes stream element f + e of a run whose first
+ * element is element 0 of row 0 (zip_out). */
+#define ZIP_PHASE_IDX(km, e) (((km) % 4 + (e)) / ((km) / 4) + ZIP_W * (((km) % 4 + (e)) % ((km) / 4)))
 #if ES == 4
 #define PERM_LANES(F, km) RL_LANES16(F, km, 0)
 #else
@@ -136,6 +139,7 @@ typedef __mmask32 perm_mask_t;
 
 /* [0]: zip, [1]: unzip; then 4 k + m - 8 (k = 2..4), lane. */
 static const perm_index_t perm_idx[2][12][ZIP_W] = {PERM_DIR(ZIP_IDX), PERM_DIR(UNZIP_IDX)};
+static const perm_index_t zip_phase_idx[12][ZIP_W] = PERM_DIR(ZIP_PHASE_IDX);
 
 /* Output m of the network over k = 2..4 input vectors. */
 RL_INLINE __m512i permute(int k, const __m512i in[4], const perm_index_t *idx_m) {
@@ -157,8 +161,20 @@ RL_INLINE void zip_block(int k, const uint8_t *s, size_t ss, uint8_t *d, size_t 
         store(d + 64 * m, permute(k, in, perm_idx[0][4 * k + m - 8]), part(k * n * ES, m), full);
 }
 
+/* Zip of c <= ZIP_W stream elements from phase f < k: elements f .. f + c - 1 of the stream
+ * that interleaves the k rows (ss apart) from s on, to d. Each row is read up to the last
+ * element the run takes, under a mask. */
+#define RL_ALIGNED_STREAMS 1
+RL_INLINE void zip_out(int k, size_t f, const uint8_t *s, size_t ss, uint8_t *d, size_t c,
+                       bool full) {
+    const __mmask64 m = first_bytes(((f + c - 1) / (size_t)k + 1) * ES);
+    __m512i in[4];
+#pragma GCC unroll 4
+    for (int i = 0; i < k; ++i) in[i] = _mm512_maskz_loadu_epi8(m, s + (size_t)i * ss);
+    store(d, permute(k, in, zip_phase_idx[4 * k + f - 8]), first_bytes(c * ES), full);
+}
+
 /* Unzip of one row: channel m of n <= ZIP_W pixels of k channels at s -> n elements at d. */
-#define RL_UNZIP_ROWS 1
 RL_INLINE void unzip_out(int k, int m, const uint8_t *s, uint8_t *d, size_t n, bool full) {
     __m512i in[4];
 #pragma GCC unroll 4

@@ -14,9 +14,11 @@
  *                     problems go to tile_part or a scalar loop,
  *                     zip_block(k, s, ss, d) / unzip_block(k, s, d, ds)
  *   tile(s, ss, d, ds) and tile_part(s, ss, d, ds, nr, nc)
- *   RL_UNZIP_ROWS   optional, 1 (masked walk): unzip_out(k, m, s, d, n, full) is row m alone of
- *                     unzip_block; unzips whose rows do not start on line boundaries then go
- *                     row by row, each row's stores aligned to its lines (unzip_rows)
+ *   RL_ALIGNED_STREAMS optional, 1 (masked walk): unzip_out(k, m, s, d, n, full) is row m alone
+ *                     of unzip_block, zip_out(k, f, s, ss, d, c, full) c elements of a zip's
+ *                     stream from phase f; zips and unzips whose rows or streams do not start
+ *                     on line boundaries then store each row or stream aligned to its lines
+ *                     (unzip_rows, zip_stream)
  *   RL_LINE_TILES   optional, 1 (masked walk): tile_rows(half, s, ss, d, ds, nr, stream) is a
  *                     whole tile (half 0) or a tile of TILE_R / 2 rows (half 1) of which only
  *                     source rows 0..nr-1 are read, the rest taken as zeros, stored as whole
@@ -54,8 +56,8 @@ static void zero_rows(size_t n, uint8_t *d, size_t ds, size_t bytes) {
 #ifndef RL_LINE_TILES
 #define RL_LINE_TILES 0
 #endif
-#ifndef RL_UNZIP_ROWS
-#define RL_UNZIP_ROWS 0
+#ifndef RL_ALIGNED_STREAMS
+#define RL_ALIGNED_STREAMS 0
 #endif
 
 /* Source columns per block: few enough that the destination rows of one block do not
@@ -257,8 +259,13 @@ RL_INLINE void blocks(bool unzip, int k, size_t n, const uint8_t *s, uint8_t *d,
 #endif
 }
 
-#if RL_UNZIP_ROWS
-#define UNZIP_ROWS(k, n, s, d, ds) unzip_rows(k, n, s, d, ds)
+#if RL_ALIGNED_STREAMS
+/* Elements before the first line boundary from d, at most n. */
+RL_INLINE size_t head_elems(const uint8_t *d, size_t n) {
+    const size_t h = (64 - (uintptr_t)d % 64) % 64 / ES;
+    return h < n ? h : n;
+}
+
 /* An unzip of one problem row by row: each row's elements from its first line boundary on in
  * whole vectors on the lines, the ones before and after under masks within their lines. A
  * store that straddles two lines costs both: a shuffle of 116 channels (2 rows of 232 bytes
@@ -267,22 +274,38 @@ RL_INLINE void blocks(bool unzip, int k, size_t n, const uint8_t *s, uint8_t *d,
 RL_INLINE void unzip_rows(int k, size_t n, const uint8_t *s, uint8_t *d, size_t ds) {
     for (int m = 0; m < k; ++m) {
         uint8_t *r = d + (size_t)m * ds;
-        size_t j = (64 - (uintptr_t)r % 64) % 64 / ES;
-        if (j > n) j = n;
+        size_t j = head_elems(r, n);
         if (j > 0) unzip_out(k, m, s, r, j, false);
         for (; j + ZIP_W <= n; j += ZIP_W) unzip_out(k, m, s + j * k * ES, r + j * ES, ZIP_W, true);
         if (j < n) unzip_out(k, m, s + j * k * ES, r + j * ES, n - j, false);
     }
 }
+
+/* A zip of one problem into its stream of k n elements the same way: whole vectors on the
+ * stream's lines, each from the k rows' elements it takes (its phase: where in a pixel it
+ * starts), masked pieces before and after. */
+RL_INLINE void zip_stream(int k, size_t n, const uint8_t *s, size_t ss, uint8_t *d) {
+    const size_t total = (size_t)k * n;
+    size_t p = head_elems(d, total);
+    if (p > 0) zip_out(k, 0, s, ss, d, p, false);
+    for (; p + ZIP_W <= total; p += ZIP_W)
+        zip_out(k, p % (size_t)k, s + p / (size_t)k * ES, ss, d + p * ES, ZIP_W, true);
+    if (p < total)
+        zip_out(k, p % (size_t)k, s + p / (size_t)k * ES, ss, d + p * ES, total - p, false);
+}
+#define BY_LINES(unzip, k, n, s, d, stride)                                                        \
+    ((unzip) ? unzip_rows(k, n, s, d, stride) : zip_stream(k, n, s, stride, d))
 #else
-#define UNZIP_ROWS(k, n, s, d, ds) assert(0)
+#define BY_LINES(unzip, k, n, s, d, stride) assert(0)
 #endif
 
-/* Whether an unzip of nb problems (db bytes apart) goes row by row (unzip_rows): rows of a
- * whole vector or more that do not all start on a line boundary. */
-static bool unzip_by_rows(size_t n, const uint8_t *d, size_t ds, size_t nb, ptrdiff_t db) {
-    const uintptr_t starts = (uintptr_t)d | ds | (nb > 1 ? (uintptr_t)db : 0);
-    return RL_UNZIP_ROWS && n >= ZIP_W && starts % 64 != 0;
+/* Whether a zip or unzip of nb problems (db bytes apart) stores by lines (BY_LINES): rows
+ * (unzip) or streams (zip) of a whole vector or more that do not all start on a line
+ * boundary. */
+static bool by_lines(bool unzip, size_t k, size_t n, const uint8_t *d, size_t ds, size_t nb,
+                     ptrdiff_t db) {
+    const uintptr_t starts = (uintptr_t)d | (unzip ? ds : 0) | (nb > 1 ? (uintptr_t)db : 0);
+    return RL_ALIGNED_STREAMS && (unzip ? n : k * n) >= ZIP_W && starts % 64 != 0;
 }
 
 /* Zip or unzip of nb problems, sb and db bytes apart, with the problem loop inside the switch
@@ -300,13 +323,13 @@ RL_INLINE void interleave(bool unzip, size_t k, size_t n, const uint8_t *s, uint
                 }
         return;
     }
-    const bool rows = unzip && unzip_by_rows(n, d, stride, nb, db);
+    const bool lines = by_lines(unzip, k, n, d, stride, nb, db);
     switch (k) {
 #define CASE(K)                                                                                    \
     case K:                                                                                        \
         for (size_t b = 0; b < nb; ++b, s += sb, d += db)                                          \
-            if (rows)                                                                              \
-                UNZIP_ROWS(K, n, s, d, stride);                                                    \
+            if (lines)                                                                             \
+                BY_LINES(unzip, K, n, s, d, stride);                                               \
             else                                                                                   \
                 blocks(unzip, K, n, s, d, stride);                                                 \
         break;
