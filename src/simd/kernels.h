@@ -274,11 +274,11 @@ static inline bool rl_quot_moderate(float r) {
 typedef void (*rl_icvt_fn)(RL_ICVT_PARAMS);
 
 /* The prototypes of every registered kernel, from the enumerators. */
-#define RL_LINES(isa, stores, fn) void fn(RL_LINES_PARAMS);
+#define RL_LINES(isa, stores, fn)           void fn(RL_LINES_PARAMS);
 #define RL_RUNS(isa, fn) void fn(RL_RUNS_PARAMS);
 #define RL_TRANSPOSE(isa, bits, stores, fn) void fn(RL_TRANSPOSE_PARAMS);
 #define RL_FOLD(isa, bits, fn) void fn(RL_FOLD_PARAMS);
-#define RL_GATHER(isa, bits, stores, fn) void fn(RL_GATHER_PARAMS);
+#define RL_GATHER(isa, bits, stores, fn)    void fn(RL_GATHER_PARAMS);
 #define RL_CVT_TO_F32(isa, dt, fn) void fn(RL_CVT_TO_F32_PARAMS);
 #define RL_CVT_FROM_F32(isa, dt, fn) void fn(RL_CVT_FROM_F32_PARAMS);
 #define RL_UNZIP_F32(isa, dt, fn) void fn(RL_UNZIP_F32_PARAMS);

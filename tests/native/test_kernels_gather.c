@@ -37,7 +37,8 @@ typedef struct {
 
 /* Every kernel twice: with plain and with streaming stores asked for. */
 static const kernel_t kernels[] = {
-#define RL_GATHER(isa, bits, stores, fn) {isa, bits, fn, #fn, false}, {isa, bits, fn, #fn "+stream", true},
+#define RL_GATHER(isa, bits, stores, fn)                                                           \
+    {isa, bits, fn, #fn, false}, {isa, bits, fn, #fn "+stream", true},
 #include "simd/gather/gather.inc"
 #undef RL_GATHER
 };

@@ -35,7 +35,8 @@ typedef struct {
 
 /* Every kernel twice: with plain and with streaming stores asked for. */
 static const kernel_t kernels[] = {
-#define RL_TRANSPOSE(isa, bits, stores, fn) {isa, bits, fn, #fn, false}, {isa, bits, fn, #fn "+stream", true},
+#define RL_TRANSPOSE(isa, bits, stores, fn)                                                        \
+    {isa, bits, fn, #fn, false}, {isa, bits, fn, #fn "+stream", true},
 #include "simd/transpose/transpose.inc"
 #undef RL_TRANSPOSE
 };

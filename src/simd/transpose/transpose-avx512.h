@@ -106,7 +106,8 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
 #define UNZIP_IDX(km, e) ((km) / 4 * (e) + (km) % 4)
 /* Zip from phase f = km % 4 < k: lane e takes stream element f + e of a run whose first
  * element is element 0 of row 0 (zip_out). */
-#define ZIP_PHASE_IDX(km, e) (((km) % 4 + (e)) / ((km) / 4) + ZIP_W * (((km) % 4 + (e)) % ((km) / 4)))
+#define ZIP_PHASE_IDX(km, e)                                                                       \
+    (((km) % 4 + (e)) / ((km) / 4) + ZIP_W * (((km) % 4 + (e)) % ((km) / 4)))
 #if ES == 4
 #define PERM_LANES(F, km) RL_LANES16(F, km, 0)
 #else
