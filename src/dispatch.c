@@ -10,12 +10,11 @@ static rl_kernel_table_t tables[RL_ISA_MAX_LEVEL + 1];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
-#define RL_TAKE(slot, isa_, fn_)                                                                   \
-    if ((isa_) <= level && !(slot).fn) (slot).fn = fn_, (slot).name = #fn_, (slot).isa = (isa_);
-/* The same for the families whose enumerators say how a kernel stores (transpose.inc) */
+/* stores: as the enumerators of the families that say it (transpose.inc), else RL_CACHES */
 #define RL_TAKE_STORES(slot, isa_, stores, fn_)                                                    \
     if ((isa_) <= level && !(slot).fn)                                                             \
         (slot).fn = fn_, (slot).name = #fn_, (slot).isa = (isa_), (slot).streams = (stores);
+#define RL_TAKE(slot, isa_, fn_) RL_TAKE_STORES(slot, isa_, RL_CACHES, fn_)
 #define RL_TRANSPOSE(isa, bits, stores, fn)                                                        \
     RL_TAKE_STORES(t->transpose[rl_log2_size((bits) / 8)], isa, stores, fn)
 #define RL_FOLD(isa, bits, fn)       RL_TAKE(t->fold[rl_log2_size((bits) / 8)], isa, fn)
@@ -64,6 +63,7 @@ static void fill_table(rl_kernel_table_t *t, rl_isa_t level) {
 #undef RL_CVT_FROM_F32
 #undef RL_UNZIP_F32
 #undef RL_TAKE
+#undef RL_TAKE_STORES
 }
 
 static void fill_tables(void) {

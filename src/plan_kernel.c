@@ -413,7 +413,7 @@ static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
  * the line-copy kernel, gathers and transposes. */
 static bool kernel_streams(const rl_plan_region_t *r, const rl_plan_t *p) {
     switch (r->kernel) {
-    case RL_PK_COPY: return p->lines.fn != NULL && p->lines.streams;
+    case RL_PK_COPY: return p->lines.streams; /* false in an empty slot */
     case RL_PK_GATHER: return p->gather.streams;
     case RL_PK_TRANSPOSE: return p->transpose.streams;
     default: return false;

@@ -175,22 +175,30 @@ RL_INLINE void zip_out(int k, size_t f, const uint8_t *s, size_t ss, uint8_t *d,
     store(d, permute(k, in, zip_phase_idx[4 * k + f - 8]), first_bytes(c * ES), full);
 }
 
+/* The k vectors of n <= ZIP_W pixels of k channels at s (nothing past them read). */
+RL_INLINE void unzip_load(int k, const uint8_t *s, size_t n, bool full, __m512i in[4]) {
+#pragma GCC unroll 4
+    for (int i = 0; i < k; ++i) in[i] = load(s + 64 * i, part(k * n * ES, i), full);
+}
+
+/* Channel m of those pixels -> n elements at d. */
+RL_INLINE void unzip_put(int k, int m, const __m512i in[4], uint8_t *d, size_t n, bool full) {
+    store(d, permute(k, in, perm_idx[1][4 * k + m - 8]), first_bytes(n * ES), full);
+}
+
 /* Unzip of one row: channel m of n <= ZIP_W pixels of k channels at s -> n elements at d. */
 RL_INLINE void unzip_out(int k, int m, const uint8_t *s, uint8_t *d, size_t n, bool full) {
     __m512i in[4];
-#pragma GCC unroll 4
-    for (int i = 0; i < k; ++i) in[i] = load(s + 64 * i, part(k * n * ES, i), full);
-    store(d, permute(k, in, perm_idx[1][4 * k + m - 8]), first_bytes(n * ES), full);
+    unzip_load(k, s, n, full, in);
+    unzip_put(k, m, in, d, n, full);
 }
 
 /* Unzip: n <= ZIP_W pixels of k channels at s -> n elements of each of k rows (ds apart) at d. */
 RL_INLINE void unzip_block(int k, const uint8_t *s, uint8_t *d, size_t ds, size_t n, bool full) {
     __m512i in[4];
+    unzip_load(k, s, n, full, in);
 #pragma GCC unroll 4
-    for (int i = 0; i < k; ++i) in[i] = load(s + 64 * i, part(k * n * ES, i), full);
-#pragma GCC unroll 4
-    for (int m = 0; m < k; ++m)
-        store(d + m * ds, permute(k, in, perm_idx[1][4 * k + m - 8]), first_bytes(n * ES), full);
+    for (int m = 0; m < k; ++m) unzip_put(k, m, in, d + m * ds, n, full);
 }
 #endif
 
