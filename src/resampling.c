@@ -21,8 +21,16 @@ static const char *const where = "rl_resampling_create";
 
 /* Channels a group of a channels-last side holds at most: a ring row is OW x this many f32. */
 #define RS_MAX_GROUP 64
-/* The fewest taps per output for which SIMD128 takes the dot products (htab_dots). */
+/* The fewest taps per output for which the 128-bit-lane kernels by dot products (SIMD128,
+ * AVX2: four taps per step, one output per lane) stand for the passes by pixels (htab_dots).
+ * Those cost a fixed part per output and a part per 4 taps; the passes by pixels a part per
+ * tap, mostly their gathers. SIMD128 gathers lane by lane in scalar code, cheap against its
+ * dots: they pay from about 12 taps on. x86 gathers in hardware, at about one element per
+ * cycle on an AMD Zen 3: there AVX2's dots were as fast at 4 taps and faster from 5 (docs/
+ * resampling.md). A CPU with faster gathers (Intel's) moves the crossover up a little; a
+ * 2-4 tap pass is short either way. The 512-bit kernels take any tap count. */
 #define RS_WASM_DOT_TAPS 12
+#define RS_AVX2_DOT_TAPS 5
 
 static const char *alg_name(rl_resampling_alg_t alg) {
     switch (alg) {
@@ -527,15 +535,20 @@ static bool taps_in_a_run(const rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t x, int32_
     return true;
 }
 
+/* RS_*_DOT_TAPS for the kernel's level (SIMD128 and AVX2 share a level number: the build's
+ * architecture tells them apart). */
+static int dot_taps_min(rl_isa_t isa) {
+    if (isa != RL_ISA_WASM128 && isa != RL_ISA_AVX2) return 0;
+    return RL_ARCH_WASM128 ? RS_WASM_DOT_TAPS : RS_AVX2_DOT_TAPS;
+}
+
 /* The runs of a group's tables (rl_rs_htab_t.dfirst) where the kernel by dot products stands
  * for the passes by pixels: fixed point, htab_pixels made poff, the CPU has the kernel,
  * pixels of at most 4 bytes, each output's taps a run. Elsewhere dfirst stays NULL. */
 static rl_status_t htab_dots(rl_resampling_t *rs, rl_rs_htab_t *t) {
     const int32_t pitch = (int32_t)rs->src.sw;
     if (!rs->fixed || rs->hdot == NULL || t->poff == NULL || pitch > 4) return RL_SUCCESS;
-    /* SIMD128's dots cost a fixed part per output and a part per 4 taps, its gathers by pixels
-     * a part per tap: the dots pay from about 12 taps on (docs/resampling.md) */
-    if (rs->hdot_isa == RL_ISA_WASM128 && t->kpx < RS_WASM_DOT_TAPS) return RL_SUCCESS;
+    if (t->kpx < dot_taps_min(rs->hdot_isa)) return RL_SUCCESS;
     const rl_dim_t ow = rs->out[2];
     for (rl_dim_t x = 0; x < ow; ++x)
         if (!taps_in_a_run(t, ow, x, pitch)) return RL_SUCCESS;

@@ -380,13 +380,16 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
  * scratch once), then output c * n + x is the dot product of plane c's kv bytes from pixel
  * first[x] with the 16-bit weights wq[x * kv ..] (units of 2^-RL_RS_FIX_BITS, 0 past the
  * taps), times 2^-RL_RS_FIX_BITS. kv is a multiple of RL_RESAMPLE_HDOT_KV(isa) (16 or 32
- * on AVX-512: 16 or a multiple of 32; 4 on SIMD128), first[x] + kv <= iw + kv, and stride is
- * at least RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch): the SIMD128 kernel copies the row's
- * pixels whole into the scratch instead, and reads 16 bytes from each fourth tap's pixel.
+ * on AVX-512: 16 or a multiple of 32; 4 on SIMD128 and AVX2), first[x] + kv <= iw + kv, and
+ * stride is at least RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch): the SIMD128 and AVX2 kernels
+ * copy the row's pixels whole into the scratch instead, and read 16 bytes from each fourth
+ * tap's pixel.
  * Reads the source bytes [0, (iw - 1) * pitch + cb) only. Exact, as rl_resample_hplane_fn:
  * the scalar horizontal twin's bits on the element tables. */
 #define RL_RESAMPLE_HDOT_KV(isa, taps)                                                             \
-    ((isa) == RL_ISA_WASM128 ? ((taps) + 3) / 4 * 4 : (taps) <= 16 ? 16 : ((taps) + 31) / 32 * 32)
+    ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2 ? ((taps) + 3) / 4 * 4                        \
+     : (taps) <= 16                                  ? 16                                          \
+                                                     : ((taps) + 31) / 32 * 32)
 #define RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch)                                                 \
     ((iw) + (kv) + 64 > ((pitch) * ((iw) + (kv)) + 16 + (cb)-1) / (cb)                             \
          ? (iw) + (kv) + 64                                                                        \

@@ -96,3 +96,94 @@ RL_INLINE void rl_px_gather_pair(const void *src, const int32_t *poff, size_t pi
     *g1 = pair_dwords(_mm256_srl_epi64(a, sh), _mm256_srl_epi64(b, sh));
 }
 #include "resample-px-walk.h"
+
+/* The pass in fixed point by dot products (kernels.h, rl_resample_hdot_fn), SIMD128's way
+ * (resample-wasm128.c) with two outputs per register, one per 128-bit lane: the row's pixels
+ * copied whole into the scratch (the bytes after them stay zero), then per two outputs and
+ * four taps one 16-byte load of each output's pixels, one byte shuffle pairing taps 2i and
+ * 2i + 1 of each channel, two unpacks to words and two vpmaddwd with the taps' weights: per
+ * lane the four channels' i32 sums, exact (below 2^24). No gathers: the pass by pixels above
+ * gathers a dword per lane and tap, and an AMD Zen 3 gathers about one element per cycle. */
+
+/* The in-lane shuffle pairing taps 2i and 2i + 1 of channel c (bytes 8h + 2c + t: pixel
+ * 2h + t of the four, channel c); bytes of a channel >= the pitch read the next pixel's,
+ * sums no channel < cb takes. */
+RL_INLINE __m256i hd_pairs(size_t pitch) {
+    int8_t idx[16];
+    for (size_t h = 0; h < 2; ++h)
+        for (size_t c = 0; c < 4; ++c)
+            for (size_t t = 0; t < 2; ++t)
+                idx[8 * h + 2 * c + t] = (int8_t)((2 * h + t) * pitch + c);
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)idx));
+}
+
+/* The sums of outputs x (lane 0) and y (lane 1): channels 0..3 of each, in dwords. */
+RL_INLINE __m256i hd_two(const uint8_t *row, const int32_t *first, const int16_t *wq, size_t kv,
+                         size_t pitch, size_t x, size_t y, __m256i pairs) {
+    const uint8_t *a = row + (size_t)first[x] * pitch, *b = row + (size_t)first[y] * pitch;
+    const int16_t *wa = wq + x * kv, *wb = wq + y * kv;
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i acc = zero;
+    for (size_t t = 0; t < kv; t += 4) {
+        const __m256i px = _mm256_shuffle_epi8(
+            _mm256_loadu2_m128i((const __m128i *)(b + t * pitch), (const __m128i *)(a + t * pitch)),
+            pairs);
+        const __m256i w = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(wa + t))),
+            _mm_loadl_epi64((const __m128i *)(wb + t)), 1);
+        acc = _mm256_add_epi32(
+            acc, _mm256_madd_epi16(_mm256_unpacklo_epi8(px, zero), _mm256_shuffle_epi32(w, 0x00)));
+        acc = _mm256_add_epi32(
+            acc, _mm256_madd_epi16(_mm256_unpackhi_epi8(px, zero), _mm256_shuffle_epi32(w, 0x55)));
+    }
+    return acc;
+}
+
+/* Outputs x .. x + 7 into their channels' planes: a[i] holds outputs x + 2i | x + 2i + 1;
+ * dword and qword unpacks leave channel c of outputs 0, 2, 4, 6 | 1, 3, 5, 7, which one
+ * permute puts in order. */
+RL_INLINE void hd_store8(float *dst, size_t n, size_t x, size_t cb, const __m256i a[4]) {
+    const __m256i l01 = _mm256_unpacklo_epi32(a[0], a[1]), h01 = _mm256_unpackhi_epi32(a[0], a[1]);
+    const __m256i l23 = _mm256_unpacklo_epi32(a[2], a[3]), h23 = _mm256_unpackhi_epi32(a[2], a[3]);
+    const __m256i ch[4] = {_mm256_unpacklo_epi64(l01, l23), _mm256_unpackhi_epi64(l01, l23),
+                           _mm256_unpacklo_epi64(h01, h23), _mm256_unpackhi_epi64(h01, h23)};
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256 unit = _mm256_set1_ps(1.0f / (float)(1 << RL_RS_FIX_BITS));
+    for (size_t c = 0; c < cb; ++c)
+        _mm256_storeu_ps(
+            dst + c * n + x,
+            _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_permutevar8x32_epi32(ch[c], order)), unit));
+}
+
+/* The row with a constant pitch: whole blocks of 8 outputs, then the rest two by two (an odd
+ * last one computed twice), stored element by element with the same rounding. */
+RL_INLINE void hd_row(const uint8_t *row, const int32_t *first, const int16_t *wq, size_t n,
+                      size_t kv, size_t cb, size_t pitch, float *dst) {
+    const __m256i pairs = hd_pairs(pitch);
+    size_t x = 0;
+    for (; x + 8 <= n; x += 8) {
+        __m256i a[4];
+        for (size_t i = 0; i < 4; ++i)
+            a[i] = hd_two(row, first, wq, kv, pitch, x + 2 * i, x + 2 * i + 1, pairs);
+        hd_store8(dst, n, x, cb, a);
+    }
+    for (; x < n; x += 2) {
+        const size_t y = x + 1 < n ? x + 1 : x;
+        int32_t s[8];
+        _mm256_storeu_si256((__m256i *)(void *)s, hd_two(row, first, wq, kv, pitch, x, y, pairs));
+        for (size_t i = 0; i <= y - x; ++i)
+            for (size_t c = 0; c < cb; ++c)
+                dst[c * n + x + i] = (float)s[4 * i + c] * (1.0f / (float)(1 << RL_RS_FIX_BITS));
+    }
+}
+
+void rl_u8_resample_hdot__avx2(RL_RESAMPLE_HDOT_PARAMS) {
+    (void)stride; /* RL_RESAMPLE_HDOT_STRIDE sized the scratch for the copy and its reads */
+    memcpy(planes, src, (iw - 1) * pitch + cb);
+    switch (pitch) {
+    case 1: hd_row(planes, first, wq, n, kv, cb, 1, dst); break;
+    case 2: hd_row(planes, first, wq, n, kv, cb, 2, dst); break;
+    case 3: hd_row(planes, first, wq, n, kv, cb, 3, dst); break;
+    default: hd_row(planes, first, wq, n, kv, cb, 4, dst); break;
+    }
+}
