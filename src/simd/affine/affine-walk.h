@@ -57,7 +57,9 @@ RL_INLINE void affine_run(size_t n, const char *x, size_t es, rl_cvt_load_fn loa
     size_t i = 0;
     switch (key) {
 #define AFFINE_CASE(k)                                                                             \
-    case k: i = affine_vectors(k, n, x, es, load, y, szp, ssc, dsc, rcp, dzp); break;
+    case k:                                                                                        \
+        i = affine_vectors(k, n, x, es, load, y, szp, ssc, dsc, rcp, dzp);                         \
+        break;
 #define AFFINE_SRC_CASES(dst)                                                                      \
     AFFINE_CASE((dst) | 0u) AFFINE_CASE((dst) | 1u) AFFINE_CASE((dst) | 2u) AFFINE_CASE((dst) | 3u)
         AFFINE_SRC_CASES(0u)
