@@ -55,22 +55,25 @@ RL_INLINE void affine_run(size_t n, const char *x, size_t es, rl_cvt_load_fn loa
     const bool quot = rcp != NULL && (ops & RL_CVT_DST_SCALE);
     const unsigned key = (ops & AFFINE_OPS) | (quot ? AFFINE_QUOT : 0u);
     size_t i = 0;
-    switch (key) {
-#define AFFINE_CASE(k)                                                                             \
-    case k:                                                                                        \
-        i = affine_vectors(k, n, x, es, load, y, szp, ssc, dsc, rcp, dzp);                         \
-        break;
-#define AFFINE_SRC_CASES(dst)                                                                      \
-    AFFINE_CASE((dst) | 0u) AFFINE_CASE((dst) | 1u) AFFINE_CASE((dst) | 2u) AFFINE_CASE((dst) | 3u)
-        AFFINE_SRC_CASES(0u)
-        AFFINE_SRC_CASES(RL_CVT_DST_SCALE)
-        AFFINE_SRC_CASES(RL_CVT_DST_ZP)
-        AFFINE_SRC_CASES(RL_CVT_DST_SCALE | RL_CVT_DST_ZP)
-        AFFINE_SRC_CASES(AFFINE_QUOT | RL_CVT_DST_SCALE)
-        AFFINE_SRC_CASES(AFFINE_QUOT | RL_CVT_DST_SCALE | RL_CVT_DST_ZP)
-#undef AFFINE_SRC_CASES
-#undef AFFINE_CASE
-    default: i = affine_vectors(key, n, x, es, load, y, szp, ssc, dsc, rcp, dzp); /* none */
+    /* the destination part of the key here, the source part by kernels.h's switch: both
+     * constants in each affine_vectors call */
+    switch (key & ~(unsigned)RL_CVT_SRC_BOTH) {
+#define AFFINE_RUN(src) i = affine_vectors(dst | (src), n, x, es, load, y, szp, ssc, dsc, rcp, dzp)
+#define AFFINE_DST(d)                                                                              \
+    case d: {                                                                                      \
+        const unsigned dst = d;                                                                    \
+        RL_CVT_SRC_OPS_SWITCH(key, AFFINE_RUN)                                                     \
+        break;                                                                                     \
+    }
+        AFFINE_DST(0u)
+        AFFINE_DST(RL_CVT_DST_SCALE)
+        AFFINE_DST(RL_CVT_DST_ZP)
+        AFFINE_DST(RL_CVT_DST_SCALE | RL_CVT_DST_ZP)
+        AFFINE_DST(AFFINE_QUOT | RL_CVT_DST_SCALE)
+        AFFINE_DST(AFFINE_QUOT | RL_CVT_DST_SCALE | RL_CVT_DST_ZP)
+#undef AFFINE_DST
+#undef AFFINE_RUN
+    default: i = affine_vectors(key, n, x, es, load, y, szp, ssc, dsc, rcp, dzp); /* no key */
     }
     if (i < n) {
         const rl_lanes m = rl_lanes_first(n - i);
