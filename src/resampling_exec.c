@@ -66,7 +66,8 @@ static void h_row(const job_t *job, rl_dim_t n, rl_dim_t g, rl_dim_t key, float 
     const size_t at = src_row(rs, n, g, key);
     if (t->dfirst != NULL) { /* reads only the row's own pixels */
         rs->hdot((size_t)rs->out[2], (size_t)t->kdot, (size_t)t->cb, (size_t)rs->src.sw,
-                 (size_t)rs->in[2], rs->plane_stride, t->dfirst, t->dw, job->src + at, planes, out);
+                 (size_t)rs->in[2], rs->plane_stride, t->dfirst, t->dw, job->src + at,
+                 rs->src_end - at, planes, out);
         return;
     }
     const bool safe = at + (size_t)t->max_off + 4 <= rs->src_end;

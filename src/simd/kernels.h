@@ -382,22 +382,35 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
  * taps), times 2^-RL_RS_FIX_BITS. kv is a multiple of RL_RESAMPLE_HDOT_KV(isa) (16 or 32
  * on AVX-512: 16 or a multiple of 32; 4 on SIMD128 and AVX2), first[x] + kv <= iw + kv, and
  * stride is at least RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch): the SIMD128 and AVX2 kernels
- * copy the row's pixels whole into the scratch instead, and read 16 bytes from each fourth
- * tap's pixel.
- * Reads the source bytes [0, (iw - 1) * pitch + cb) only. Exact, as rl_resample_hplane_fn:
- * the scalar horizontal twin's bits on the element tables. */
+ * read 16 bytes from each fourth tap's pixel, from the source itself where `readable` (the
+ * bytes that may be read from src on) reaches RL_RESAMPLE_HDOT_REACH(iw, kv, pitch), the
+ * bytes past the row weighing 0, else from a copy of the row's pixels in the scratch.
+ * Reads the source bytes [0, (iw - 1) * pitch + cb) only, or [0, readable) where it reads
+ * in place. Exact, as rl_resample_hplane_fn: the scalar horizontal twin's bits on the element
+ * tables. */
 #define RL_RESAMPLE_HDOT_KV(isa, taps)                                                             \
     ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2 ? ((taps) + 3) / 4 * 4                        \
      : (taps) <= 16                                  ? 16                                          \
                                                      : ((taps) + 31) / 32 * 32)
+#define RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) ((pitch) * ((iw) + (kv)) + 16)
 #define RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch)                                                 \
-    ((iw) + (kv) + 64 > ((pitch) * ((iw) + (kv)) + 16 + (cb)-1) / (cb)                             \
+    ((iw) + (kv) + 64 > (RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) + (cb)-1) / (cb)                    \
          ? (iw) + (kv) + 64                                                                        \
-         : ((pitch) * ((iw) + (kv)) + 16 + (cb)-1) / (cb))
+         : (RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) + (cb)-1) / (cb))
 #define RL_RESAMPLE_HDOT_PARAMS                                                                    \
     size_t n, size_t kv, size_t cb, size_t pitch, size_t iw, size_t stride, const int32_t *first,  \
-        const int16_t *wq, const void *src, uint8_t *planes, float *dst
+        const int16_t *wq, const void *src, size_t readable, uint8_t *planes, float *dst
 typedef void (*rl_resample_hdot_fn)(RL_RESAMPLE_HDOT_PARAMS);
+/* The pixels the SIMD128 and AVX2 dot kernels read: the source row itself where it may be
+ * read RL_RESAMPLE_HDOT_REACH bytes on (every row but the frame's last few), else a copy of
+ * it in the scratch, whose bytes after it stay zero. */
+static inline const uint8_t *rl_resample_hdot_row(size_t iw, size_t kv, size_t cb, size_t pitch,
+                                                  const void *src, size_t readable,
+                                                  uint8_t *planes) {
+    if (readable >= RL_RESAMPLE_HDOT_REACH(iw, kv, pitch)) return (const uint8_t *)src;
+    memcpy(planes, src, (iw - 1) * pitch + cb);
+    return planes;
+}
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);
 #define RL_RESAMPLE_HWIN(isa, feature, dt, fn) void fn(RL_RESAMPLE_HWIN_PARAMS);

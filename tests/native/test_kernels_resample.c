@@ -237,21 +237,23 @@ static void check_hplane(const kernel_t *k, size_t n, size_t taps, size_t cb, si
 
 /* The fixed-point pass by dot products (kernels.h, rl_resample_hdot_fn) against the scalar
  * twin on the element tables: a row of iw random pixels of a random pitch (cb to 4 bytes),
- * exactly sized, each output's taps from a random first pixel on (taps past the row weigh 0
- * and, in the element tables, read its last pixel), word weights as check_hplane's. */
+ * exactly sized, or every other call followed by random bytes up to the reach of the kernels
+ * that read in place, each output's taps from a random first pixel on (taps past the row
+ * weigh 0 and, in the element tables, read its last pixel), word weights as check_hplane's. */
 static void check_hdot(const kernel_t *k, size_t n, size_t taps, size_t cb, size_t pitch) {
     const size_t iw = 1 + (size_t)tu_range(&rng, 0, 90), kv = RL_RESAMPLE_HDOT_KV(k->isa, taps);
     const size_t stride =
         RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch) + (size_t)tu_range(&rng, 0, 20);
     const size_t bytes = (iw - 1) * pitch + cb;
+    const size_t readable = tu_range(&rng, 0, 1) ? bytes : RL_RESAMPLE_HDOT_REACH(iw, kv, pitch);
     const size_t len = n * cb, kstride = len + (size_t)tu_range(&rng, 0, 3);
     int32_t *first = tu_alloc(n * sizeof *first + 1), *off = tu_alloc(taps * kstride * 4 + 1);
     int16_t *wq = tu_alloc(n * kv * sizeof *wq + 1);
     float *w = tu_alloc(taps * kstride * sizeof *w + 1);
-    uint8_t *planes = tu_alloc(cb * stride), *src = tu_alloc(bytes);
+    uint8_t *planes = tu_alloc(cb * stride), *src = tu_alloc(readable);
     memset(wq, 0, n * kv * sizeof *wq);
     memset(planes, 0, cb * stride);
-    tu_fill_tame(&rng, RL_U8, src, bytes);
+    tu_fill_tame(&rng, RL_U8, src, readable);
     for (size_t x = 0; x < n; ++x) { /* up to 40 taps */
         first[x] = (int32_t)tu_range(&rng, 0, (int64_t)iw - 1);
         for (size_t t = 0; t < taps; ++t) {
@@ -267,7 +269,7 @@ static void check_hdot(const kernel_t *k, size_t n, size_t taps, size_t cb, size
     float *got = tu_alloc((len + 5) * sizeof(float)), *want = tu_alloc((len + 5) * sizeof(float));
     for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
     twin_h(RL_U8)(len, taps, kstride, off, w, src, want);
-    k->hdot(n, kv, cb, pitch, iw, stride, first, wq, src, planes, got);
+    k->hdot(n, kv, cb, pitch, iw, stride, first, wq, src, readable, planes, got);
     CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu pitch=%zu differs", k->name,
               n, taps, cb, pitch);
     tu_free(first), tu_free(off), tu_free(wq), tu_free(w), tu_free(planes), tu_free(src);

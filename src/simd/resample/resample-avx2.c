@@ -112,10 +112,11 @@ RL_INLINE void rl_px_gather_pair(const void *src, const int32_t *poff, size_t pi
 
 /* The pass in fixed point by dot products (kernels.h, rl_resample_hdot_fn), SIMD128's way
  * (resample-wasm128.c) with two outputs per register, one per 128-bit lane: the row's pixels
- * copied whole into the scratch (the bytes after them stay zero), then per two outputs and
+ * (or a copy in the scratch: rl_resample_hdot_row), then per two outputs and
  * four taps one 16-byte load of each output's pixels, one byte shuffle pairing taps 2i and
  * 2i + 1 of each channel, two unpacks to words and two vpmaddwd with the taps' weights: per
- * lane the four channels' i32 sums, exact (below 2^24). No gathers: the pass by pixels above
+ * lane the four channels' i32 sums, exact (below 2^24). The row is read in place where the
+ * source goes on far enough (rl_resample_hdot_row). No gathers: the pass by pixels above
  * gathers a dword per lane and tap, and an AMD Zen 3 gathers about one element per cycle. */
 
 /* The in-lane shuffle pairing taps 2i and 2i + 1 of channel c (bytes 8h + 2c + t: pixel
@@ -206,11 +207,11 @@ RL_INLINE void hd_row_kv(const uint8_t *row, const int32_t *first, const int16_t
 
 void rl_u8_resample_hdot__avx2(RL_RESAMPLE_HDOT_PARAMS) {
     (void)stride; /* RL_RESAMPLE_HDOT_STRIDE sized the scratch for the copy and its reads */
-    memcpy(planes, src, (iw - 1) * pitch + cb);
+    const uint8_t *row = rl_resample_hdot_row(iw, kv, cb, pitch, src, readable, planes);
     switch (pitch) {
-    case 1: hd_row_kv(planes, first, wq, n, kv, cb, 1, dst); break;
-    case 2: hd_row_kv(planes, first, wq, n, kv, cb, 2, dst); break;
-    case 3: hd_row_kv(planes, first, wq, n, kv, cb, 3, dst); break;
-    default: hd_row_kv(planes, first, wq, n, kv, cb, 4, dst); break;
+    case 1: hd_row_kv(row, first, wq, n, kv, cb, 1, dst); break;
+    case 2: hd_row_kv(row, first, wq, n, kv, cb, 2, dst); break;
+    case 3: hd_row_kv(row, first, wq, n, kv, cb, 3, dst); break;
+    default: hd_row_kv(row, first, wq, n, kv, cb, 4, dst); break;
     }
 }

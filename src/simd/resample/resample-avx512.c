@@ -455,6 +455,7 @@ RL_INLINE void dot_row(const uint8_t *planes, size_t stride, const int32_t *firs
 }
 
 RL_VBMI void rl_u8_resample_hdot__avx512vbmi(RL_RESAMPLE_HDOT_PARAMS) {
+    (void)readable; /* the split into planes is the copy */
 #define DOT_SPLIT(p, c) dot_split_vbmi(src, iw, p, c, stride, planes)
     PITCH_CASES(DOT_SPLIT)
 #undef DOT_SPLIT
@@ -462,6 +463,7 @@ RL_VBMI void rl_u8_resample_hdot__avx512vbmi(RL_RESAMPLE_HDOT_PARAMS) {
 }
 
 void rl_u8_resample_hdot__avx512(RL_RESAMPLE_HDOT_PARAMS) {
+    (void)readable; /* the split into planes is the copy */
 #define DOT_SPLIT(p, c) dot_split_bw(src, iw, p, c, stride, planes)
     PITCH_CASES(DOT_SPLIT)
 #undef DOT_SPLIT

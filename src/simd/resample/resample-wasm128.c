@@ -111,20 +111,20 @@ static inline void store_four(float *dst, size_t n, size_t x, size_t cb, const v
 
 void rl_u8_resample_hdot__wasm128(RL_RESAMPLE_HDOT_PARAMS) {
     (void)stride; /* RL_RESAMPLE_HDOT_STRIDE sized the scratch for the copy and its reads */
-    memcpy(planes, src, (iw - 1) * pitch + cb);
+    const uint8_t *row = rl_resample_hdot_row(iw, kv, cb, pitch, src, readable, planes);
     const v128_t pairs = pair_taps(pitch);
     const v128_t unit = wasm_f32x4_splat(1.0f / (float)(1 << RL_RS_FIX_BITS));
     size_t x = 0;
     for (; x + 4 <= n; x += 4) {
         v128_t a[4];
         for (int i = 0; i < 4; ++i)
-            a[i] = dot_output(planes + (size_t)first[x + i] * pitch, wq + (x + i) * kv, kv, pitch,
+            a[i] = dot_output(row + (size_t)first[x + i] * pitch, wq + (x + i) * kv, kv, pitch,
                               pairs);
         store_four(dst, n, x, cb, a, unit);
     }
     for (; x < n; ++x) {
         const v128_t acc =
-            dot_output(planes + (size_t)first[x] * pitch, wq + x * kv, kv, pitch, pairs);
+            dot_output(row + (size_t)first[x] * pitch, wq + x * kv, kv, pitch, pairs);
         float v[4];
         wasm_v128_store(v, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), unit));
         for (size_t c = 0; c < cb; ++c) dst[c * n + x] = v[c];
