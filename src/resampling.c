@@ -542,6 +542,18 @@ static int dot_taps_min(rl_isa_t isa) {
     return RL_ARCH_WASM128 ? RS_WASM_DOT_TAPS : RS_AVX2_DOT_TAPS;
 }
 
+/* The dot products' int16 weights of a group laid out for the SIMD128 and AVX2 kernels
+ * (kernels.h, rl_resample_hdot_pack): each load a tap pair's weights for every channel. */
+static rl_status_t pack_dot_weights(rl_rs_htab_t *t, rl_dim_t ow) {
+    int32_t *packed = rl_malloc(RL_RESAMPLE_HDOT_PACKED_DWORDS((size_t)ow, (size_t)t->kdot) * 4);
+    RETURN_IF_AT(where, packed == NULL, RL_OUT_OF_MEMORY,
+                 "cannot allocate the horizontal dot products (%d x %lld)", t->kdot, (long long)ow);
+    rl_resample_hdot_pack((size_t)ow, (size_t)t->kdot, t->dw, packed);
+    rl_free(t->dw);
+    t->dw = packed;
+    return RL_SUCCESS;
+}
+
 /* The runs of a group's tables (rl_rs_htab_t.dfirst) where the kernel by dot products stands
  * for the passes by pixels: fixed point, htab_pixels made poff, the CPU has the kernel,
  * pixels of at most 4 bytes, each output's taps a run. Elsewhere dfirst stays NULL. */
@@ -554,14 +566,15 @@ static rl_status_t htab_dots(rl_resampling_t *rs, rl_rs_htab_t *t) {
         if (!taps_in_a_run(t, ow, x, pitch)) return RL_SUCCESS;
     t->kdot = RL_RESAMPLE_HDOT_KV(rs->hdot_isa, t->kpx); /* kernels.h */
     t->dfirst = rl_malloc((size_t)ow * sizeof *t->dfirst);
-    t->dw = rl_calloc((size_t)(ow * t->kdot), sizeof *t->dw);
-    RETURN_IF_AT(where, t->dfirst == NULL || t->dw == NULL, RL_OUT_OF_MEMORY,
+    int16_t *dw = t->dw = rl_calloc((size_t)(ow * t->kdot), sizeof *dw);
+    RETURN_IF_AT(where, t->dfirst == NULL || dw == NULL, RL_OUT_OF_MEMORY,
                  "cannot allocate the horizontal dot products (%d x %lld)", t->kdot, (long long)ow);
     for (rl_dim_t x = 0; x < ow; ++x) {
         t->dfirst[x] = t->poff[x] / pitch;
         for (int tap = 0; tap < t->kpx; ++tap)
-            t->dw[x * t->kdot + tap] = (int16_t)fixed_weight(t, tap, x);
+            dw[x * t->kdot + tap] = (int16_t)fixed_weight(t, tap, x);
     }
+    if (RL_RESAMPLE_HDOT_PACKED(rs->hdot_isa)) CHECK_STATUS(pack_dot_weights(t, ow));
     /* the planes: the row's pixels, then zeros under the reach of the last output's taps */
     const size_t stride =
         RL_RESAMPLE_HDOT_STRIDE((size_t)rs->in[2], (size_t)t->kdot, (size_t)t->cb, (size_t)pitch);

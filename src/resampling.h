@@ -58,7 +58,7 @@ typedef struct {
     int32_t *wq;           /* [pairs][OW rounded up to 16] their weight pairs */
     int32_t plane_end;     /* the bytes from a row's start its planes read */
     int32_t *dfirst;       /* [OW] first pixels for rl_resampling_t.hdot (kernels.h; NULL: none) */
-    int16_t *dw;           /* [OW][kdot] their weights */
+    void *dw;              /* their weights: int16 [OW][kdot], or packed (kernels.h) */
     int kdot;              /* taps per output: 16 or a multiple of 32 (kernels.h) */
 } rl_rs_htab_t;
 

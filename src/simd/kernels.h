@@ -379,7 +379,8 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
  * plane c at planes + c * stride (bytes iw .. stride - 1 stay zero: the caller zeroes the
  * scratch once), then output c * n + x is the dot product of plane c's kv bytes from pixel
  * first[x] with the 16-bit weights wq[x * kv ..] (units of 2^-RL_RS_FIX_BITS, 0 past the
- * taps), times 2^-RL_RS_FIX_BITS. kv is a multiple of RL_RESAMPLE_HDOT_KV(isa) (16 or 32
+ * taps), times 2^-RL_RS_FIX_BITS; at the levels where RL_RESAMPLE_HDOT_PACKED(isa) holds,
+ * wq is those weights as rl_resample_hdot_pack lays them out. kv is a multiple of RL_RESAMPLE_HDOT_KV(isa) (16 or 32
  * on AVX-512: 16 or a multiple of 32; 4 on SIMD128 and AVX2), first[x] + kv <= iw + kv, and
  * stride is at least RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch): the SIMD128 and AVX2 kernels
  * read 16 bytes from each fourth tap's pixel, from the source itself where `readable` (the
@@ -392,6 +393,7 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
     ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2 ? ((taps) + 3) / 4 * 4                        \
      : (taps) <= 16                                  ? 16                                          \
                                                      : ((taps) + 31) / 32 * 32)
+#define RL_RESAMPLE_HDOT_PACKED(isa) ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2)
 #define RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) ((pitch) * ((iw) + (kv)) + 16)
 #define RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch)                                                 \
     ((iw) + (kv) + 64 > (RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) + (cb)-1) / (cb)                    \
@@ -399,7 +401,7 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
          : (RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) + (cb)-1) / (cb))
 #define RL_RESAMPLE_HDOT_PARAMS                                                                    \
     size_t n, size_t kv, size_t cb, size_t pitch, size_t iw, size_t stride, const int32_t *first,  \
-        const int16_t *wq, const void *src, size_t readable, uint8_t *planes, float *dst
+        const void *wq, const void *src, size_t readable, uint8_t *planes, float *dst
 typedef void (*rl_resample_hdot_fn)(RL_RESAMPLE_HDOT_PARAMS);
 /* The pixels the SIMD128 and AVX2 dot kernels read: the source row itself where it may be
  * read RL_RESAMPLE_HDOT_REACH bytes on (every row but the frame's last few), else a copy of
@@ -410,6 +412,24 @@ static inline const uint8_t *rl_resample_hdot_row(size_t iw, size_t kv, size_t c
     if (readable >= RL_RESAMPLE_HDOT_REACH(iw, kv, pitch)) return (const uint8_t *)src;
     memcpy(planes, src, (iw - 1) * pitch + cb);
     return planes;
+}
+/* The weights of n outputs (int16 [n][kv], kv a multiple of 4) as the SIMD128 and AVX2 dot
+ * kernels read them: for each pair of outputs x = 2p, y = 2p + 1 (y's weights 0 past n) and
+ * each group of 4 taps 4g.., 16 dwords at packed + (p * kv / 4 + g) * 16: the dword of x's
+ * taps 4g, 4g + 1 (low word first) 4 times, y's 4 times, then the same for taps 4g + 2 and
+ * 4g + 3. Each is a vpmaddwd / i32x4.dot_i16x8 operand as loaded: per channel, a tap pair's
+ * weights. RL_RESAMPLE_HDOT_PACKED_DWORDS(n, kv) dwords in all. */
+#define RL_RESAMPLE_HDOT_PACKED_DWORDS(n, kv) (((n) + 1) / 2 * 4 * (kv))
+static inline void rl_resample_hdot_pack(size_t n, size_t kv, const int16_t *wq, int32_t *packed) {
+    for (size_t x = 0; x < n + n % 2; ++x)
+        for (size_t g = 0; g < kv / 4; ++g)
+            for (size_t h = 0; h < 2; ++h) {
+                const size_t at = x * kv + 4 * g + 2 * h;
+                const uint32_t pair =
+                    x < n ? (uint32_t)(uint16_t)wq[at] | (uint32_t)(uint16_t)wq[at + 1] << 16 : 0;
+                int32_t *o = packed + (x / 2 * (kv / 4) + g) * 16 + 8 * h + 4 * (x % 2);
+                for (int k = 0; k < 4; ++k) o[k] = (int32_t)pair;
+            }
 }
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);

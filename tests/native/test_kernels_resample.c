@@ -269,11 +269,14 @@ static void check_hdot(const kernel_t *k, size_t n, size_t taps, size_t cb, size
     float *got = tu_alloc((len + 5) * sizeof(float)), *want = tu_alloc((len + 5) * sizeof(float));
     for (size_t i = 0; i < len + 5; ++i) got[i] = want[i] = (float)i;
     twin_h(RL_U8)(len, taps, kstride, off, w, src, want);
-    k->hdot(n, kv, cb, pitch, iw, stride, first, wq, src, readable, planes, got);
+    int32_t *packed = tu_alloc(RL_RESAMPLE_HDOT_PACKED_DWORDS(n, kv) * 4 + 1);
+    rl_resample_hdot_pack(n, kv, wq, packed);
+    const void *weights = RL_RESAMPLE_HDOT_PACKED(k->isa) ? (const void *)packed : wq;
+    k->hdot(n, kv, cb, pitch, iw, stride, first, weights, src, readable, planes, got);
     CHECK_MSG(same_bits(got, want, len + 5), "%s n=%zu taps=%zu cb=%zu pitch=%zu differs", k->name,
               n, taps, cb, pitch);
     tu_free(first), tu_free(off), tu_free(wq), tu_free(w), tu_free(planes), tu_free(src);
-    tu_free(got), tu_free(want);
+    tu_free(got), tu_free(want), tu_free(packed);
 }
 
 static void check_v(const kernel_t *k, size_t n, size_t taps) {

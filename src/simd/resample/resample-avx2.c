@@ -112,43 +112,41 @@ RL_INLINE void rl_px_gather_pair(const void *src, const int32_t *poff, size_t pi
 
 /* The pass in fixed point by dot products (kernels.h, rl_resample_hdot_fn), SIMD128's way
  * (resample-wasm128.c) with two outputs per register, one per 128-bit lane: the row's pixels
- * (or a copy in the scratch: rl_resample_hdot_row), then per two outputs and
- * four taps one 16-byte load of each output's pixels, one byte shuffle pairing taps 2i and
- * 2i + 1 of each channel, two unpacks to words and two vpmaddwd with the taps' weights: per
- * lane the four channels' i32 sums, exact (below 2^24). The row is read in place where the
- * source goes on far enough (rl_resample_hdot_row). No gathers: the pass by pixels above
- * gathers a dword per lane and tap, and an AMD Zen 3 gathers about one element per cycle. */
+ * (or a copy in the scratch: rl_resample_hdot_row), then per two outputs and four taps one
+ * 16-byte load of each output's pixels, two byte shuffles that pair taps 2i and 2i + 1 of each
+ * channel as words, and two vpmaddwd with the taps' packed weights (loaded as they are used):
+ * per lane the four channels' i32 sums, exact (below 2^24). No gathers: the pass by pixels
+ * above gathers a dword per lane and tap, and an AMD Zen 3 gathers about one element per
+ * cycle. */
 
-/* The in-lane shuffle pairing taps 2i and 2i + 1 of channel c (bytes 8h + 2c + t: pixel
- * 2h + t of the four, channel c); bytes of a channel >= the pitch read the next pixel's,
- * sums no channel < cb takes. */
-RL_INLINE __m256i hd_pairs(size_t pitch) {
+/* The in-lane shuffle into words of taps 2i and 2i + 1 of channel c, i = 2h + half (word
+ * 2c + t: pixel 2i + t of the four, channel c, its high byte zero); bytes of a channel >= the
+ * pitch read the next pixel's, sums no channel < cb takes. */
+RL_INLINE __m256i hd_pairs(size_t pitch, size_t half) {
     int8_t idx[16];
-    for (size_t h = 0; h < 2; ++h)
-        for (size_t c = 0; c < 4; ++c)
-            for (size_t t = 0; t < 2; ++t)
-                idx[8 * h + 2 * c + t] = (int8_t)((2 * h + t) * pitch + c);
+    for (size_t c = 0; c < 4; ++c)
+        for (size_t t = 0; t < 2; ++t) {
+            idx[4 * c + 2 * t] = (int8_t)((2 * half + t) * pitch + c);
+            idx[4 * c + 2 * t + 1] = -128; /* a set top bit: a zero byte */
+        }
     return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)idx));
 }
 
-/* The sums of outputs x (lane 0) and y (lane 1): channels 0..3 of each, in dwords. */
-RL_INLINE __m256i hd_two(const uint8_t *row, const int32_t *first, const int16_t *wq, size_t kv,
-                         size_t pitch, size_t x, size_t y, __m256i pairs) {
+RL_INLINE __m256i hd_weights(const int32_t *w) {
+    return _mm256_loadu_si256((const __m256i *)(const void *)w);
+}
+
+/* The sums of outputs x (lane 0) and x + 1 or y = x (lane 1): channels 0..3 of each, in
+ * dwords; w: the pair's packed weights. */
+RL_INLINE __m256i hd_two(const uint8_t *row, const int32_t *first, const int32_t *w, size_t kv,
+                         size_t pitch, size_t x, size_t y, __m256i lo, __m256i hi) {
     const uint8_t *a = row + (size_t)first[x] * pitch, *b = row + (size_t)first[y] * pitch;
-    const int16_t *wa = wq + x * kv, *wb = wq + y * kv;
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i acc = zero;
-    for (size_t t = 0; t < kv; t += 4) {
-        const __m256i px = _mm256_shuffle_epi8(
-            _mm256_loadu2_m128i((const __m128i *)(b + t * pitch), (const __m128i *)(a + t * pitch)),
-            pairs);
-        const __m256i w = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(wa + t))),
-            _mm_loadl_epi64((const __m128i *)(wb + t)), 1);
-        acc = _mm256_add_epi32(
-            acc, _mm256_madd_epi16(_mm256_unpacklo_epi8(px, zero), _mm256_shuffle_epi32(w, 0x00)));
-        acc = _mm256_add_epi32(
-            acc, _mm256_madd_epi16(_mm256_unpackhi_epi8(px, zero), _mm256_shuffle_epi32(w, 0x55)));
+    __m256i acc = _mm256_setzero_si256();
+    for (size_t t = 0; t < kv; t += 4, w += 16) {
+        const __m256i px =
+            _mm256_loadu2_m128i((const __m128i *)(b + t * pitch), (const __m128i *)(a + t * pitch));
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(px, lo), hd_weights(w)));
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(px, hi), hd_weights(w + 8)));
     }
     return acc;
 }
@@ -171,20 +169,23 @@ RL_INLINE void hd_store8(float *dst, size_t n, size_t x, size_t cb, const __m256
 
 /* The row with a constant pitch: whole blocks of 8 outputs, then the rest two by two (an odd
  * last one computed twice), stored element by element with the same rounding. */
-RL_INLINE void hd_row(const uint8_t *row, const int32_t *first, const int16_t *wq, size_t n,
+RL_INLINE void hd_row(const uint8_t *row, const int32_t *first, const int32_t *wq, size_t n,
                       size_t kv, size_t cb, size_t pitch, float *dst) {
-    const __m256i pairs = hd_pairs(pitch);
+    const __m256i lo = hd_pairs(pitch, 0), hi = hd_pairs(pitch, 1);
     size_t x = 0;
     for (; x + 8 <= n; x += 8) {
         __m256i a[4];
-        for (size_t i = 0; i < 4; ++i)
-            a[i] = hd_two(row, first, wq, kv, pitch, x + 2 * i, x + 2 * i + 1, pairs);
+        for (size_t i = 0; i < 4; ++i) {
+            const size_t o = x + 2 * i;
+            a[i] = hd_two(row, first, wq + o / 2 * 4 * kv, kv, pitch, o, o + 1, lo, hi);
+        }
         hd_store8(dst, n, x, cb, a);
     }
     for (; x < n; x += 2) {
         const size_t y = x + 1 < n ? x + 1 : x;
         int32_t s[8];
-        _mm256_storeu_si256((__m256i *)(void *)s, hd_two(row, first, wq, kv, pitch, x, y, pairs));
+        _mm256_storeu_si256((__m256i *)(void *)s,
+                            hd_two(row, first, wq + x / 2 * 4 * kv, kv, pitch, x, y, lo, hi));
         for (size_t i = 0; i <= y - x; ++i)
             for (size_t c = 0; c < cb; ++c)
                 dst[c * n + x + i] = (float)s[4 * i + c] * (1.0f / (float)(1 << RL_RS_FIX_BITS));
@@ -192,7 +193,7 @@ RL_INLINE void hd_row(const uint8_t *row, const int32_t *first, const int16_t *w
 }
 
 /* The row with a constant tap count where it is a short one (the loop over taps unrolled). */
-RL_INLINE void hd_row_kv(const uint8_t *row, const int32_t *first, const int16_t *wq, size_t n,
+RL_INLINE void hd_row_kv(const uint8_t *row, const int32_t *first, const int32_t *wq, size_t n,
                          size_t kv, size_t cb, size_t pitch, float *dst) {
     switch (kv) {
     case 4: hd_row(row, first, wq, n, 4, cb, pitch, dst); break;

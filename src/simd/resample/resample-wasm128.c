@@ -65,11 +65,11 @@ RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
 #include "resample-px-walk.h"
 
 /* The pass in fixed point by dot products (kernels.h, rl_resample_hdot_fn): the row's pixels
- * copied whole into the scratch (the bytes after them stay zero), then per output, four taps
- * at a time: one 16-byte load of their pixels, one swizzle pairing taps 2i and 2i + 1 of each
- * channel, and per pair of taps an extend to 16 bits and one i32x4.dot_i16x8_s with the pair's
- * weights: four i32 sums, channels 0 to 3 of the output, exact (the weights' units make them
- * whole numbers below 2^24). V8 lowers each of these to one or two instructions, where the
+ * (or a copy in the scratch: rl_resample_hdot_row), then per output, four taps at a time: one
+ * 16-byte load of their pixels, one swizzle pairing taps 2i and 2i + 1 of each channel, and
+ * per pair of taps an extend to 16 bits and one i32x4.dot_i16x8_s with the pair's packed
+ * weights (kernels.h, loaded as they are used): four i32 sums, channels 0 to 3 of the output,
+ * exact (the weights' units make them whole numbers below 2^24). V8 lowers each of these to one or two instructions, where the
  * planes of the AVX-512 kernel would cost a long shuffle sequence per channel. */
 static inline v128_t pair_taps(size_t pitch) {
     uint8_t idx[16];
@@ -79,14 +79,13 @@ static inline v128_t pair_taps(size_t pitch) {
     return wasm_v128_load(idx);
 }
 
-static inline v128_t dot_output(const uint8_t *px, const int16_t *w, size_t kv, size_t pitch,
-                                v128_t pairs) {
+/* Output x's four sums; w: its pair's packed weights (kernels.h), x's half of them at i. */
+static inline v128_t dot_output(const uint8_t *px, const int32_t *w, size_t i, size_t kv,
+                                size_t pitch, v128_t pairs) {
     v128_t acc = wasm_i32x4_splat(0);
-    for (size_t t = 0; t < kv; t += 4) {
+    for (size_t t = 0; t < kv; t += 4, w += 16) {
         const v128_t b = wasm_i8x16_swizzle(wasm_v128_load(px + t * pitch), pairs);
-        const v128_t q = wasm_v128_load64_zero(w + t); /* w0 w1 w2 w3 as i32 lanes 0, 1 */
-        const v128_t w01 = wasm_i32x4_shuffle(q, q, 0, 0, 0, 0);
-        const v128_t w23 = wasm_i32x4_shuffle(q, q, 1, 1, 1, 1);
+        const v128_t w01 = wasm_v128_load(w + 4 * i), w23 = wasm_v128_load(w + 8 + 4 * i);
         acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(b), w01));
         acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(b), w23));
     }
@@ -109,6 +108,11 @@ static inline void store_four(float *dst, size_t n, size_t x, size_t cb, const v
         wasm_v128_store(dst + c * n + x, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(ch[c]), unit));
 }
 
+/* The packed weights of the pair of outputs that holds output x. */
+static inline const int32_t *packed_pair(const void *wq, size_t x, size_t kv) {
+    return (const int32_t *)wq + x / 2 * 4 * kv;
+}
+
 void rl_u8_resample_hdot__wasm128(RL_RESAMPLE_HDOT_PARAMS) {
     (void)stride; /* RL_RESAMPLE_HDOT_STRIDE sized the scratch for the copy and its reads */
     const uint8_t *row = rl_resample_hdot_row(iw, kv, cb, pitch, src, readable, planes);
@@ -118,13 +122,14 @@ void rl_u8_resample_hdot__wasm128(RL_RESAMPLE_HDOT_PARAMS) {
     for (; x + 4 <= n; x += 4) {
         v128_t a[4];
         for (int i = 0; i < 4; ++i)
-            a[i] = dot_output(row + (size_t)first[x + i] * pitch, wq + (x + i) * kv, kv, pitch,
-                              pairs);
+            a[i] = dot_output(row + (size_t)first[x + i] * pitch, packed_pair(wq, x + i, kv),
+                              (x + i) % 2, kv, pitch, pairs);
         store_four(dst, n, x, cb, a, unit);
     }
     for (; x < n; ++x) {
         const v128_t acc =
-            dot_output(row + (size_t)first[x] * pitch, wq + x * kv, kv, pitch, pairs);
+            dot_output(row + (size_t)first[x] * pitch, packed_pair(wq, x, kv), x % 2, kv, pitch,
+                       pairs);
         float v[4];
         wasm_v128_store(v, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), unit));
         for (size_t c = 0; c < cb; ++c) dst[c * n + x] = v[c];
