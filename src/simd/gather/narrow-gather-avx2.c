@@ -1,25 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* x16 and x8 gathers, AVX2: 8 entries per vpgatherdd of the dwords at the elements, their low
- * bytes packed (masked, then packusdw / packuswb: no value saturates). The loops and the
- * reads past an element are narrow-walk.h's. */
+/* x16 and x8 gathers, AVX2: 8 entries per chunk, each element loaded alone and inserted into
+ * its lane (vpinsrw / vpinsrb), rather than by vpgatherdd of the dwords at the elements: an AMD
+ * Zen 2/3 gathers about one element per cycle, and Intel's microcode against Gather Data
+ * Sampling slows its gathers as much, where the loads and inserts run at two or three a cycle
+ * (x32-gather-avx2.c has the measurements' pointer). The loops are narrow-walk.h's; these
+ * loads read no byte past an element, so its care for the dwords a gather reads is moot here. */
 #include "kernels.h"
 
 #include <immintrin.h>
 
 #define RL_NG_LANES 8
+#define NG_WORD(k) w = _mm_insert_epi16(w, rl_ng_load16(s + (ptrdiff_t)idx[k] * 2), k)
+#define NG_BYTE(k) w = _mm_insert_epi8(w, *(const uint8_t *)(s + idx[k]), k)
+static inline __attribute__((always_inline)) int rl_ng_load16(const char *p) {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
 static inline __attribute__((always_inline)) void gather_chunk(const char *s, const int32_t *idx,
                                                                char *d, size_t es) {
-    const __m256i vi = _mm256_loadu_si256((const __m256i *)(const void *)idx);
-    const __m256i keep = _mm256_set1_epi32(es == 2 ? 0xffff : 0xff);
-    const __m256i v =
-        _mm256_and_si256(es == 2 ? _mm256_i32gather_epi32((const int *)(const void *)s, vi, 2)
-                                 : _mm256_i32gather_epi32((const int *)(const void *)s, vi, 1),
-                         keep);
-    const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    if (es == 2)
+    __m128i w = _mm_setzero_si128();
+    if (es == 2) {
+        NG_WORD(0), NG_WORD(1), NG_WORD(2), NG_WORD(3);
+        NG_WORD(4), NG_WORD(5), NG_WORD(6), NG_WORD(7);
         _mm_storeu_si128((__m128i *)(void *)d, w);
-    else
-        _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi16(w, w));
+    } else {
+        NG_BYTE(0), NG_BYTE(1), NG_BYTE(2), NG_BYTE(3);
+        NG_BYTE(4), NG_BYTE(5), NG_BYTE(6), NG_BYTE(7);
+        _mm_storel_epi64((__m128i *)(void *)d, w);
+    }
 }
 
 #include "narrow-walk.h"

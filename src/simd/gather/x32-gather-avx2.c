@@ -1,9 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* x32 gather, AVX2: 8 destination elements per vpgatherdd from 8 table entries; the tail is
- * a masked gather (lanes off the mask are not loaded) and a maskstore. */
+/* x32 gather, AVX2: 8 destination elements from 8 table entries, each dword loaded alone and
+ * inserted into its lane, two halves joined; the tail is a masked gather (lanes off the mask
+ * are not loaded) and a maskstore. Not vpgatherdd for the whole chunks: an AMD Zen 3 gathers
+ * about one element per cycle, and Intel's microcode against Gather Data Sampling slows its
+ * gathers too, where loads and inserts run at two or three a cycle. On a Zen 3 the loads took
+ * shuffles across a cut block (nChw16c g2/g4) and the gathers of OIhw4i16o4i 1.3-2.4x faster
+ * (docs/performance.md). */
 #include "kernels.h"
 
 #include <immintrin.h>
+
+#define GATHER_HALF(x)                                                                             \
+    (_mm_insert_epi32(                                                                             \
+        _mm_insert_epi32(_mm_insert_epi32(_mm_cvtsi32_si128(s[(x)[0]]), s[(x)[1]], 1), s[(x)[2]], \
+                         2),                                                                       \
+        s[(x)[3]], 3))
 
 void rl_x32_gather__avx2(RL_GATHER_PARAMS) {
     (void)stream; /* plain stores */
@@ -13,8 +24,9 @@ void rl_x32_gather__avx2(RL_GATHER_PARAMS) {
         char *d = (char *)dst + r * dst_stride;
         size_t i = 0;
         for (; i + 8 <= m; i += 8) {
-            const __m256i vi = _mm256_loadu_si256((const __m256i *)(const void *)(idx + i));
-            _mm256_storeu_si256((__m256i *)(void *)(d + i * 4), _mm256_i32gather_epi32(s, vi, 4));
+            const __m128i lo = GATHER_HALF(idx + i), hi = GATHER_HALF(idx + i + 4);
+            _mm256_storeu_si256((__m256i *)(void *)(d + i * 4),
+                                _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
         }
         if (i < m) {
             const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(m - i)), lane);
