@@ -358,9 +358,8 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         break;
     case RL_PK_TRANSPOSE: /* unstaged: see transpose_blocks */
     case RL_PK_STRIDED:
-        b0 = rl_min_dim(n0, r->stream && (r->kernel != RL_PK_TRANSPOSE || p->transpose.streams)
-                                ? 4096
-                                : 256);
+        b0 = rl_min_dim(
+            n0, r->stream && (r->kernel != RL_PK_TRANSPOSE || p->transpose.streams) ? 4096 : 256);
         if (k0_reads_one_stream(r, p) && n1 >= 8 && n1 <= 16) b0 = rl_min_dim(n0, ITEM_ELEMS / n1);
         cap = ITEM_ELEMS / b0;
         b1 = rl_min_dim(n1, cap > 16 ? cap / 16 * 16 : cap > 0 ? cap : 1);
@@ -394,12 +393,13 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
  * Unstaged: 256 destination-contiguous elements by up to 256 rows, so that the source lines a
  * tile reads (one per element of K0) stay few enough for L1 and the TLB; with streaming
  * stores (where the transpose kernel makes them: AVX-512; AVX2's and SIMD128's ignore the
- * flag, and 4096 rows of a sweep then overflow L1 and the TLB as the cached walk would), 4096: the written lines bypass the cache, the read ones have it to themselves, and
- * each destination row gets 16 KiB runs. Where K0 reads one source stream and a tile has 8 to
- * 16 rows (blocked -> plain), K0 takes the whole item: one block after another, rather than a
- * slice of each of K2's blocks in turn, which keeps K2 x K1 destination rows open at once.
- * (docs/performance.md has the measurements.) K2 then
- * takes what is left of ITEM_ELEMS, except for the unzip (one item per K1 block). */
+ * flag, and 4096 rows of a sweep then overflow L1 and the TLB as the cached walk would), 4096: the
+ * written lines bypass the cache, the read ones have it to themselves, and each destination row
+ * gets 16 KiB runs. Where K0 reads one source stream and a tile has 8 to 16 rows (blocked ->
+ * plain), K0 takes the whole item: one block after another, rather than a slice of each of K2's
+ * blocks in turn, which keeps K2 x K1 destination rows open at once. (docs/performance.md has the
+ * measurements.) K2 then takes what is left of ITEM_ELEMS, except for the unzip (one item per K1
+ * block). */
 static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
     const int last = r->nnodes - 1;
     const rl_dim_t n0 = r->node[last].n, n1 = last >= 1 ? r->node[last - 1].n : 1,

@@ -380,12 +380,12 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
  * scratch once), then output c * n + x is the dot product of plane c's kv bytes from pixel
  * first[x] with the 16-bit weights wq[x * kv ..] (units of 2^-RL_RS_FIX_BITS, 0 past the
  * taps), times 2^-RL_RS_FIX_BITS; at the levels where RL_RESAMPLE_HDOT_PACKED(isa) holds,
- * wq is those weights as rl_resample_hdot_pack lays them out. kv is a multiple of RL_RESAMPLE_HDOT_KV(isa) (16 or 32
- * on AVX-512: 16 or a multiple of 32; 4 on SIMD128 and AVX2), first[x] + kv <= iw + kv, and
- * stride is at least RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch): the SIMD128 and AVX2 kernels
- * read 16 bytes from each fourth tap's pixel, from the source itself where `readable` (the
- * bytes that may be read from src on) reaches RL_RESAMPLE_HDOT_REACH(iw, kv, pitch), the
- * bytes past the row weighing 0, else from a copy of the row's pixels in the scratch.
+ * wq is those weights as rl_resample_hdot_pack lays them out. kv is a multiple of
+ * RL_RESAMPLE_HDOT_KV(isa) (16 or 32 on AVX-512: 16 or a multiple of 32; 4 on SIMD128 and AVX2),
+ * first[x] + kv <= iw + kv, and stride is at least RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch): the
+ * SIMD128 and AVX2 kernels read 16 bytes from each fourth tap's pixel, from the source itself where
+ * `readable` (the bytes that may be read from src on) reaches RL_RESAMPLE_HDOT_REACH(iw, kv,
+ * pitch), the bytes past the row weighing 0, else from a copy of the row's pixels in the scratch.
  * Reads the source bytes [0, (iw - 1) * pitch + cb) only, or [0, readable) where it reads
  * in place. Exact, as rl_resample_hplane_fn: the scalar horizontal twin's bits on the element
  * tables. */
@@ -393,7 +393,7 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
     ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2 ? ((taps) + 3) / 4 * 4                        \
      : (taps) <= 16                                  ? 16                                          \
                                                      : ((taps) + 31) / 32 * 32)
-#define RL_RESAMPLE_HDOT_PACKED(isa) ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2)
+#define RL_RESAMPLE_HDOT_PACKED(isa)          ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2)
 #define RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) ((pitch) * ((iw) + (kv)) + 16)
 #define RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch)                                                 \
     ((iw) + (kv) + 64 > (RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) + (cb)-1) / (cb)                    \

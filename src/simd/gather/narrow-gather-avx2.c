@@ -10,8 +10,8 @@
 #include <immintrin.h>
 
 #define RL_NG_LANES 8
-#define NG_WORD(k) w = _mm_insert_epi16(w, rl_ng_load16(s + (ptrdiff_t)idx[k] * 2), k)
-#define NG_BYTE(k) w = _mm_insert_epi8(w, *(const uint8_t *)(s + idx[k]), k)
+#define NG_WORD(k)  w = _mm_insert_epi16(w, rl_ng_load16(s + (ptrdiff_t)idx[k] * 2), k)
+#define NG_BYTE(k)  w = _mm_insert_epi8(w, *(const uint8_t *)(s + idx[k]), k)
 static inline __attribute__((always_inline)) int rl_ng_load16(const char *p) {
     uint16_t v;
     memcpy(&v, p, 2);

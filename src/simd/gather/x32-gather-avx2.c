@@ -12,7 +12,7 @@
 
 #define GATHER_HALF(x)                                                                             \
     (_mm_insert_epi32(                                                                             \
-        _mm_insert_epi32(_mm_insert_epi32(_mm_cvtsi32_si128(s[(x)[0]]), s[(x)[1]], 1), s[(x)[2]], \
+        _mm_insert_epi32(_mm_insert_epi32(_mm_cvtsi32_si128(s[(x)[0]]), s[(x)[1]], 1), s[(x)[2]],  \
                          2),                                                                       \
         s[(x)[3]], 3))
 

@@ -146,7 +146,8 @@ RL_INLINE __m256i hd_two(const uint8_t *row, const int32_t *first, const int32_t
         const __m256i px =
             _mm256_loadu2_m128i((const __m128i *)(b + t * pitch), (const __m128i *)(a + t * pitch));
         acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(px, lo), hd_weights(w)));
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_shuffle_epi8(px, hi), hd_weights(w + 8)));
+        acc = _mm256_add_epi32(acc,
+                               _mm256_madd_epi16(_mm256_shuffle_epi8(px, hi), hd_weights(w + 8)));
     }
     return acc;
 }

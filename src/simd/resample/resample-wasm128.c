@@ -69,8 +69,9 @@ RL_INLINE rl_vf rl_px_s8(rl_vi v, size_t c) {
  * 16-byte load of their pixels, one swizzle pairing taps 2i and 2i + 1 of each channel, and
  * per pair of taps an extend to 16 bits and one i32x4.dot_i16x8_s with the pair's packed
  * weights (kernels.h, loaded as they are used): four i32 sums, channels 0 to 3 of the output,
- * exact (the weights' units make them whole numbers below 2^24). V8 lowers each of these to one or two instructions, where the
- * planes of the AVX-512 kernel would cost a long shuffle sequence per channel. */
+ * exact (the weights' units make them whole numbers below 2^24). V8 lowers each of these to one or
+ * two instructions, where the planes of the AVX-512 kernel would cost a long shuffle sequence per
+ * channel. */
 static inline v128_t pair_taps(size_t pitch) {
     uint8_t idx[16];
     for (int h = 0; h < 2; ++h) /* pixels 2h, 2h + 1 */
@@ -127,9 +128,8 @@ void rl_u8_resample_hdot__wasm128(RL_RESAMPLE_HDOT_PARAMS) {
         store_four(dst, n, x, cb, a, unit);
     }
     for (; x < n; ++x) {
-        const v128_t acc =
-            dot_output(row + (size_t)first[x] * pitch, packed_pair(wq, x, kv), x % 2, kv, pitch,
-                       pairs);
+        const v128_t acc = dot_output(row + (size_t)first[x] * pitch, packed_pair(wq, x, kv), x % 2,
+                                      kv, pitch, pairs);
         float v[4];
         wasm_v128_store(v, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), unit));
         for (size_t c = 0; c < cb; ++c) dst[c * n + x] = v[c];
