@@ -10,17 +10,23 @@
 
 #include <immintrin.h>
 
+/* The dword of entry i, at any alignment (the source's elements need not be aligned). */
+static inline __attribute__((always_inline)) int dword_at(const char *s, int32_t i) {
+    int v;
+    memcpy(&v, s + (ptrdiff_t)i * 4, 4);
+    return v;
+}
 #define GATHER_HALF(x)                                                                             \
-    (_mm_insert_epi32(                                                                             \
-        _mm_insert_epi32(_mm_insert_epi32(_mm_cvtsi32_si128(s[(x)[0]]), s[(x)[1]], 1), s[(x)[2]],  \
-                         2),                                                                       \
-        s[(x)[3]], 3))
+    _mm_insert_epi32(_mm_insert_epi32(_mm_insert_epi32(_mm_cvtsi32_si128(dword_at(s, (x)[0])),     \
+                                                       dword_at(s, (x)[1]), 1),                    \
+                                      dword_at(s, (x)[2]), 2),                                     \
+                     dword_at(s, (x)[3]), 3)
 
 void rl_x32_gather__avx2(RL_GATHER_PARAMS) {
     (void)stream; /* plain stores */
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (size_t r = 0; r < rows; ++r) {
-        const int *s = (const int *)(const void *)((const char *)src + r * src_stride);
+        const char *s = (const char *)src + r * src_stride;
         char *d = (char *)dst + r * dst_stride;
         size_t i = 0;
         for (; i + 8 <= m; i += 8) {
@@ -31,8 +37,8 @@ void rl_x32_gather__avx2(RL_GATHER_PARAMS) {
         if (i < m) {
             const __m256i k = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(m - i)), lane);
             const __m256i vi = _mm256_maskload_epi32(idx + i, k);
-            const __m256i v =
-                _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), s, vi, k, 4);
+            const __m256i v = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(),
+                                                          (const int *)(const void *)s, vi, k, 4);
             _mm256_maskstore_epi32((int *)(void *)(d + i * 4), k, v);
         }
     }
