@@ -538,7 +538,7 @@ static bool taps_in_a_run(const rl_rs_htab_t *t, rl_dim_t ow, rl_dim_t x, int32_
 /* RS_*_DOT_TAPS for the kernel's level (SIMD128 and AVX2 share a level number: the build's
  * architecture tells them apart). */
 static int dot_taps_min(rl_isa_t isa) {
-    if (isa != RL_ISA_WASM128 && isa != RL_ISA_AVX2) return 0;
+    if (!RL_RESAMPLE_HDOT_PACKED(isa)) return 0;
     return RL_ARCH_WASM128 ? RS_WASM_DOT_TAPS : RS_AVX2_DOT_TAPS;
 }
 

@@ -389,11 +389,12 @@ typedef void (*rl_resample_hplane_fn)(RL_RESAMPLE_HPLANE_PARAMS);
  * Reads the source bytes [0, (iw - 1) * pitch + cb) only, or [0, readable) where it reads
  * in place. Exact, as rl_resample_hplane_fn: the scalar horizontal twin's bits on the element
  * tables. */
+/* The SIMD128 and AVX2 kernels (one level number): taps by fours, packed weights. */
+#define RL_RESAMPLE_HDOT_PACKED(isa) ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2)
 #define RL_RESAMPLE_HDOT_KV(isa, taps)                                                             \
-    ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2 ? ((taps) + 3) / 4 * 4                        \
-     : (taps) <= 16                                  ? 16                                          \
-                                                     : ((taps) + 31) / 32 * 32)
-#define RL_RESAMPLE_HDOT_PACKED(isa)          ((isa) == RL_ISA_WASM128 || (isa) == RL_ISA_AVX2)
+    (RL_RESAMPLE_HDOT_PACKED(isa) ? ((taps) + 3) / 4 * 4                                           \
+     : (taps) <= 16               ? 16                                                             \
+                                  : ((taps) + 31) / 32 * 32)
 #define RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) ((pitch) * ((iw) + (kv)) + 16)
 #define RL_RESAMPLE_HDOT_STRIDE(iw, kv, cb, pitch)                                                 \
     ((iw) + (kv) + 64 > (RL_RESAMPLE_HDOT_REACH(iw, kv, pitch) + (cb)-1) / (cb)                    \
@@ -430,6 +431,10 @@ static inline void rl_resample_hdot_pack(size_t n, size_t kv, const int16_t *wq,
                 int32_t *o = packed + (x / 2 * (kv / 4) + g) * 16 + 8 * h + 4 * (x % 2);
                 for (int k = 0; k < 4; ++k) o[k] = (int32_t)pair;
             }
+}
+/* The packed weights of the pair of outputs that holds output x. */
+static inline const int32_t *rl_resample_hdot_pair(const void *packed, size_t x, size_t kv) {
+    return (const int32_t *)packed + x / 2 * 4 * kv;
 }
 #define RL_RESAMPLE_H(isa, dt, fn) void fn(RL_RESAMPLE_H_PARAMS);
 #define RL_RESAMPLE_HPX(isa, dt, fn) void fn(RL_RESAMPLE_HPX_PARAMS);

@@ -170,23 +170,25 @@ RL_INLINE void hd_store8(float *dst, size_t n, size_t x, size_t cb, const __m256
 
 /* The row with a constant pitch: whole blocks of 8 outputs, then the rest two by two (an odd
  * last one computed twice), stored element by element with the same rounding. */
-RL_INLINE void hd_row(const uint8_t *row, const int32_t *first, const int32_t *wq, size_t n,
-                      size_t kv, size_t cb, size_t pitch, float *dst) {
+RL_INLINE void hd_row(const uint8_t *row, const int32_t *first, const void *wq, size_t n, size_t kv,
+                      size_t cb, size_t pitch, float *dst) {
     const __m256i lo = hd_pairs(pitch, 0), hi = hd_pairs(pitch, 1);
     size_t x = 0;
     for (; x + 8 <= n; x += 8) {
         __m256i a[4];
         for (size_t i = 0; i < 4; ++i) {
             const size_t o = x + 2 * i;
-            a[i] = hd_two(row, first, wq + o / 2 * 4 * kv, kv, pitch, o, o + 1, lo, hi);
+            a[i] =
+                hd_two(row, first, rl_resample_hdot_pair(wq, o, kv), kv, pitch, o, o + 1, lo, hi);
         }
         hd_store8(dst, n, x, cb, a);
     }
     for (; x < n; x += 2) {
         const size_t y = x + 1 < n ? x + 1 : x;
         int32_t s[8];
-        _mm256_storeu_si256((__m256i *)(void *)s,
-                            hd_two(row, first, wq + x / 2 * 4 * kv, kv, pitch, x, y, lo, hi));
+        _mm256_storeu_si256(
+            (__m256i *)(void *)s,
+            hd_two(row, first, rl_resample_hdot_pair(wq, x, kv), kv, pitch, x, y, lo, hi));
         for (size_t i = 0; i <= y - x; ++i)
             for (size_t c = 0; c < cb; ++c)
                 dst[c * n + x + i] = (float)s[4 * i + c] * (1.0f / (float)(1 << RL_RS_FIX_BITS));
@@ -194,7 +196,7 @@ RL_INLINE void hd_row(const uint8_t *row, const int32_t *first, const int32_t *w
 }
 
 /* The row with a constant tap count where it is a short one (the loop over taps unrolled). */
-RL_INLINE void hd_row_kv(const uint8_t *row, const int32_t *first, const int32_t *wq, size_t n,
+RL_INLINE void hd_row_kv(const uint8_t *row, const int32_t *first, const void *wq, size_t n,
                          size_t kv, size_t cb, size_t pitch, float *dst) {
     switch (kv) {
     case 4: hd_row(row, first, wq, n, 4, cb, pitch, dst); break;

@@ -80,13 +80,13 @@ static inline v128_t pair_taps(size_t pitch) {
     return wasm_v128_load(idx);
 }
 
-/* Output x's four sums; w: its pair's packed weights (kernels.h), x's half of them at i. */
-static inline v128_t dot_output(const uint8_t *px, const int32_t *w, size_t i, size_t kv,
-                                size_t pitch, v128_t pairs) {
+/* Output x's four sums; w: its half of its pair's packed weights (kernels.h). */
+static inline v128_t dot_output(const uint8_t *px, const int32_t *w, size_t kv, size_t pitch,
+                                v128_t pairs) {
     v128_t acc = wasm_i32x4_splat(0);
     for (size_t t = 0; t < kv; t += 4, w += 16) {
         const v128_t b = wasm_i8x16_swizzle(wasm_v128_load(px + t * pitch), pairs);
-        const v128_t w01 = wasm_v128_load(w + 4 * i), w23 = wasm_v128_load(w + 8 + 4 * i);
+        const v128_t w01 = wasm_v128_load(w), w23 = wasm_v128_load(w + 8);
         acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_low_u8x16(b), w01));
         acc = wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(wasm_u16x8_extend_high_u8x16(b), w23));
     }
@@ -109,9 +109,9 @@ static inline void store_four(float *dst, size_t n, size_t x, size_t cb, const v
         wasm_v128_store(dst + c * n + x, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(ch[c]), unit));
 }
 
-/* The packed weights of the pair of outputs that holds output x. */
-static inline const int32_t *packed_pair(const void *wq, size_t x, size_t kv) {
-    return (const int32_t *)wq + x / 2 * 4 * kv;
+/* Output x's half of its pair's packed weights. */
+static inline const int32_t *output_weights(const void *wq, size_t x, size_t kv) {
+    return rl_resample_hdot_pair(wq, x, kv) + 4 * (x % 2);
 }
 
 void rl_u8_resample_hdot__wasm128(RL_RESAMPLE_HDOT_PARAMS) {
@@ -123,13 +123,13 @@ void rl_u8_resample_hdot__wasm128(RL_RESAMPLE_HDOT_PARAMS) {
     for (; x + 4 <= n; x += 4) {
         v128_t a[4];
         for (int i = 0; i < 4; ++i)
-            a[i] = dot_output(row + (size_t)first[x + i] * pitch, packed_pair(wq, x + i, kv),
-                              (x + i) % 2, kv, pitch, pairs);
+            a[i] = dot_output(row + (size_t)first[x + i] * pitch, output_weights(wq, x + i, kv), kv,
+                              pitch, pairs);
         store_four(dst, n, x, cb, a, unit);
     }
     for (; x < n; ++x) {
-        const v128_t acc = dot_output(row + (size_t)first[x] * pitch, packed_pair(wq, x, kv), x % 2,
-                                      kv, pitch, pairs);
+        const v128_t acc =
+            dot_output(row + (size_t)first[x] * pitch, output_weights(wq, x, kv), kv, pitch, pairs);
         float v[4];
         wasm_v128_store(v, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc), unit));
         for (size_t c = 0; c < cb; ++c) dst[c * n + x] = v[c];
