@@ -27,10 +27,27 @@ static inline __attribute__((always_inline)) void copy_run(const char *s, char *
     if (b < w) move_vec(s + w - RL_RUN_VEC, d + w - RL_RUN_VEC);
 }
 
+/* Rows of two runs (a block whose halves lie in two source planes: aBcd8b -> aBcd16b), both
+ * moved in one iteration: the loop over two runs costs more than the moves. */
+static inline __attribute__((always_inline)) void
+copy_run_pairs(size_t n1, size_t w, const char *s, ptrdiff_t ss1, ptrdiff_t ss0, char *d,
+               ptrdiff_t ds1, ptrdiff_t ds0) {
+    const char *s0 = s, *s1 = s + ss0;
+    char *d0 = d, *d1 = d + ds0;
+    for (size_t i = 0; i < n1; ++i, s0 += ss1, s1 += ss1, d0 += ds1, d1 += ds1) {
+        copy_run(s0, d0, w);
+        copy_run(s1, d1, w);
+    }
+}
+
 /* Every run, row by row (w a constant after inlining). */
 static inline __attribute__((always_inline)) void
 copy_runs(size_t n1, size_t n0, size_t w, const char *s, ptrdiff_t ss1, ptrdiff_t ss0, char *d,
           ptrdiff_t ds1, ptrdiff_t ds0) {
+    if (n0 == 2) {
+        copy_run_pairs(n1, w, s, ss1, ss0, d, ds1, ds0);
+        return;
+    }
     for (size_t i = 0; i < n1; ++i) {
         const char *si = s + (ptrdiff_t)i * ss1;
         char *di = d + (ptrdiff_t)i * ds1;
