@@ -177,12 +177,12 @@ static rl_status_t resolve_args(const rl_prim_t *p, int nargs, const rl_exec_arg
  * thread leaves at its own time, so the arms' early times do not compare (docs/design.md,
  * "Thread tuner"). */
 static rl_tuner_turn_t tuner_turn(const rl_prim_t *p) {
-    const rl_tuner_turn_t pool = {true, false, 0, false};
+    const rl_tuner_turn_t pool = {true, false, 0, false, false};
 #ifdef __EMSCRIPTEN__
     (void)p;
     return pool;
 #else
-    if (rl_threadpool_threads_for(p->engine->pool, p->bytes, 2) < 2) return pool;
+    if (!rl_threadpool_may_split(p->engine->pool, p->bytes)) return pool;
     return rl_thread_tuner_next((rl_thread_tuner_t *)&p->tuner); /* not const: see rl_prim_t */
 #endif
 }
@@ -191,6 +191,7 @@ void rl_primitive_run(const rl_prim_t *p, const rl_exec_ptrs_t *x) {
     const bool verbose = rl_verbose_level() >= 1;
     const rl_tuner_turn_t turn = tuner_turn(p);
     if (turn.park) rl_threadpool_park(p->engine->pool);
+    if (turn.wake) rl_threadpool_wake(p->engine->pool);
     const double t0 = verbose || turn.timed ? rl_now_ms() : 0.0;
     rl_threadpool_t *pool = turn.pool ? p->engine->pool : NULL;
     if (p->resampling)

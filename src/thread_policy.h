@@ -22,11 +22,14 @@
 typedef struct {
     double wake_ns;      /* one empty job on every thread of the pool: wake, run, join */
     double bytes_per_ns; /* bytes read + written per ns by one thread's cache-resident memcpy */
+    double warm_ns;      /* the same job on workers still spinning after the last one */
 } rl_thread_cost_t;
 
 /* Threads for a job of `items` work items moving `bytes` (read + written) on a pool of
- * max_threads: in [1, max_threads], never more than items. */
-int rl_thread_count(const rl_thread_cost_t *cost, int max_threads, size_t bytes, size_t items);
+ * max_threads: in [1, max_threads], never more than items. `warm`: the workers are awake
+ * (spinning after a job), so a share need only pay for warm_ns, not for wake_ns. */
+int rl_thread_count(const rl_thread_cost_t *cost, int max_threads, size_t bytes, size_t items,
+                    bool warm);
 
 typedef struct {
     size_t begin, end;

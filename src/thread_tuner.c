@@ -65,7 +65,7 @@ static void decide(rl_thread_tuner_t *t) {
 
 /* Phases 1 .. RL_TUNER_SAMPLES + 1: the caller's block; then the pool's, as long. */
 rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
-    rl_tuner_turn_t turn = {true, false, 0, false};
+    rl_tuner_turn_t turn = {true, false, 0, false, false};
     if (rl_thread_policy_forced()) return turn; /* the test hook covers the threaded paths */
     unsigned phase = atomic_fetch_add(&t->runs, 1);
     if (phase >= atomic_load(&t->epoch)) { /* a new epoch (racing executions may both start it) */
@@ -79,6 +79,7 @@ rl_tuner_turn_t rl_thread_tuner_next(rl_thread_tuner_t *t) {
         const unsigned arm = (phase - 1) / block, at = (phase - 1) % block; /* arm 0: caller */
         turn.pool = arm == 1;
         turn.park = arm == 0 && at == 0;
+        turn.wake = arm == 1 && at == 0;
         turn.timed = at > 0;
         turn.slot = turn.timed ? 2 * (at - 1) + (arm == 0) : 0;
     } else {

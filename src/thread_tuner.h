@@ -40,12 +40,13 @@ typedef struct {
 /* What one execution does: `pool` whether it may split, `timed` whether its time is wanted
  * (rl_thread_tuner_record), as timed turn `slot` of the learning phase (RL_TUNER_WATCHED: a
  * watched run of a pool verdict); `park` whether the pool's spinning workers go to sleep
- * first (rl_threadpool_park: the caller's samples). */
+ * first (rl_threadpool_park: the caller's samples); `wake` whether its sleeping workers wake
+ * first (rl_threadpool_wake: the pool's samples start warm, as back-to-back runs do). */
 #define RL_TUNER_WATCHED (2 * RL_TUNER_SAMPLES)
 typedef struct {
     bool pool, timed;
     unsigned slot;
-    bool park;
+    bool park, wake;
 } rl_tuner_turn_t;
 
 void rl_thread_tuner_init(rl_thread_tuner_t *t);

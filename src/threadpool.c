@@ -36,6 +36,8 @@
  * it sleeps: a job that arrives within it saves a wake, and an idle pool burns at most this
  * many wakes' worth of one core per job (docs/design.md, "Thread policy"). */
 #define SPIN_WAKES 8
+/* rl_threadpool_wake waits at most this many measured wake costs for the workers to be up. */
+#define WAKE_WAIT_WAKES 4
 /* Spin iterations between two reads of the clock (and yields of the core). */
 #define SPIN_POLLS 64
 /* Chunks per thread's share: a worker that joins late still finds work left in its share. */
@@ -53,6 +55,8 @@ struct rl_threadpool {
     atomic_bool stop;
     atomic_long spin_ns; /* 0 until the costs are measured: cold wakes are what they measure */
     atomic_ulong parks;  /* rl_threadpool_park calls: a worker spinning through one sleeps */
+    unsigned long nudges; /* rl_threadpool_wake calls: a sleeping worker wakes to spin (mu) */
+    atomic_int awake;     /* workers not asleep on `wake`: all awake, a job starts warm */
     rl_chunk_fn fn;
     void *ctx;
     size_t n;
@@ -138,10 +142,22 @@ static void spin_until(rl_threadpool_t *p, ready_fn ready, const unsigned long *
     }
 }
 
+/* Sleeps (mu held) until a job after generation `seen` is posted, the pool stops or
+ * rl_threadpool_wake is called, unless one of the first two happened already. */
+static void sleep_until_job(rl_threadpool_t *p, unsigned long seen) {
+    if (p->stop || p->generation != seen) return;
+    const unsigned long nudged = p->nudges;
+    atomic_fetch_sub(&p->awake, 1);
+    while (!p->stop && p->generation == seen && p->nudges == nudged)
+        pthread_cond_wait(&p->wake, &p->mu);
+    atomic_fetch_add(&p->awake, 1);
+}
+
 static void *worker_main(void *arg) {
     rl_threadpool_t *p = ((worker_arg_t *)arg)->pool;
     const int self = ((worker_arg_t *)arg)->self;
     rl_free(arg);
+    atomic_fetch_add(&p->awake, 1);
     unsigned long seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
@@ -151,8 +167,9 @@ static void *worker_main(void *arg) {
             spin_until(p, job_posted, since);
             pthread_mutex_lock(&p->mu);
         }
-        while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
+        sleep_until_job(p, seen);
         if (p->stop) break;
+        if (p->generation == seen) continue; /* woken by rl_threadpool_wake: spin */
         seen = p->generation;
         claim_chunks(p, self);
     }
@@ -180,6 +197,7 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
     atomic_init(&p->stop, false);
     atomic_init(&p->spin_ns, 0);
     atomic_init(&p->parks, 0);
+    atomic_init(&p->awake, 0);
     p->nthreads = 1; /* grows as workers start, so destroy() joins exactly those */
     for (int i = 1; i < nthreads; ++i) {
         worker_arg_t *w = rl_malloc(sizeof *w);
@@ -202,6 +220,20 @@ rl_status_t rl_threadpool_create(rl_threadpool_t **pool, int nthreads, const cha
 
 void rl_threadpool_park(rl_threadpool_t *p) {
     if (p) atomic_fetch_add(&p->parks, 1);
+}
+
+/* Every worker awake: the pool's jobs start warm. */
+static bool all_awake(const rl_threadpool_t *p) { return atomic_load(&p->awake) == p->nthreads - 1; }
+
+void rl_threadpool_wake(rl_threadpool_t *p) {
+    if (p == NULL || p->nthreads < 2 || !atomic_load(&p->measured) || all_awake(p)) return;
+    pthread_mutex_lock(&p->mu);
+    ++p->nudges;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    /* until they are up (a wake cost or so), unless the OS runs them much later */
+    const double end = rl_now_ms() + WAKE_WAIT_WAKES * p->cost.wake_ns * 1e-6;
+    while (!all_awake(p) && rl_now_ms() < end) cpu_relax();
 }
 
 void rl_threadpool_destroy(rl_threadpool_t *p) {
@@ -301,11 +333,14 @@ static void measure_costs(rl_threadpool_t *p) {
     p->cost.wake_ns = measure_wake_ns(p);
     p->cost.bytes_per_ns = measure_copy_rate();
     atomic_store(&p->spin_ns, (long)(SPIN_WAKES * p->cost.wake_ns));
+#ifndef __EMSCRIPTEN__ /* wasm splits on cold wakes only: no thread tuner checks it there */
+    p->cost.warm_ns = measure_wake_ns(p); /* back to back now: the workers spin between jobs */
+#endif
     atomic_store(&p->measured, true);
 }
 
 rl_thread_cost_t rl_threadpool_cost(rl_threadpool_t *p) {
-    const rl_thread_cost_t none = {0, 0};
+    const rl_thread_cost_t none = {0, 0, 0};
     if (p == NULL) return none;
     pthread_mutex_lock(&p->job_lock);
     measure_costs(p);
@@ -320,7 +355,12 @@ int rl_threadpool_threads_for(rl_threadpool_t *p, size_t bytes, size_t n) {
         measure_costs(p);
         pthread_mutex_unlock(&p->job_lock);
     }
-    return rl_thread_count(&p->cost, p->nthreads, bytes, n);
+    return rl_thread_count(&p->cost, p->nthreads, bytes, n, all_awake(p));
+}
+
+bool rl_threadpool_may_split(rl_threadpool_t *p, size_t bytes) {
+    if (p == NULL || !atomic_load(&p->measured)) return rl_threadpool_threads_for(p, bytes, 2) >= 2;
+    return rl_thread_count(&p->cost, p->nthreads, bytes, 2, true) >= 2; /* warm: the smaller cost */
 }
 
 /* [0, n) on `active` threads of the pool, or on the caller when that is 1 or the pool is busy

@@ -14,6 +14,7 @@
 #include "relayout.h"
 #include "thread_policy.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct rl_threadpool rl_threadpool_t;
@@ -31,8 +32,16 @@ void rl_parallelize_bytes(rl_threadpool_t *pool, rl_chunk_fn fn, void *ctx, size
  * cycles): a job timed on the caller alone then runs beside an idle core, as it does when
  * the pool has been unused for a while (thread_tuner.h). Any pool, NULL included. */
 void rl_threadpool_park(rl_threadpool_t *pool);
-/* The threads rl_parallelize_bytes would use (1 for a NULL pool or a pool busy measuring). */
+/* Sleeping workers wake and spin as after a job (a job posted next starts warm); returns
+ * once they are up, or after a few wake costs. Any pool, NULL included. */
+void rl_threadpool_wake(rl_threadpool_t *pool);
+/* The threads rl_parallelize_bytes would use now (1 for a NULL pool or a pool busy
+ * measuring): the policy's count at the warm cost while every worker is awake, else at the
+ * wake cost. */
 int rl_threadpool_threads_for(rl_threadpool_t *pool, size_t bytes, size_t n);
+/* Whether a job moving `bytes` would split on warm workers (rl_threadpool_threads_for then
+ * or now), the case for timing both arms (thread_tuner.h). */
+bool rl_threadpool_may_split(rl_threadpool_t *pool, size_t bytes);
 /* The pool's measured costs (measured now if not yet); zeros for a NULL pool. */
 rl_thread_cost_t rl_threadpool_cost(rl_threadpool_t *pool);
 

@@ -8,7 +8,9 @@
  *  - the count: one thread until a share of the bytes pays RL_THREAD_SHARE_WAKES wake costs,
  *    then as many as the bytes pay for, never more than the pool or the work items;
  *  - the pool: its measured costs are positive, and a job on some of its threads runs every
- *    item exactly once;
+ *    item exactly once; a job the warm cost pays for and the cold one does not splits while
+ *    the workers are awake (after rl_threadpool_wake), and stays on the caller once they
+ *    sleep (after rl_threadpool_park);
  *  - the thread tuner: an epoch's untimed first turn, each arm's block of turns, a verdict for
  *    the faster arm (a tie keeps the caller, one lucky sample does not decide), learning again
  *    each epoch (sooner after a verdict for the caller: RL_TUNER_RECHECK, doubling; and after
@@ -23,6 +25,7 @@
 #include "thread_tuner.h"
 #include "threadpool.h"
 #include "test_util.h"
+#include "verbose.h"
 
 /* Checks the partition of n items in units of align over `parts` threads. */
 static void check_split(size_t n, int parts, size_t align) {
@@ -91,20 +94,27 @@ static void test_splitter(void) {
 }
 
 static void test_count(void) {
-    const rl_thread_cost_t cost = {5000.0, 50.0}; /* a share: 2 x 5 us x 50 B/ns = 500 kB */
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, 499999, 1000), 1);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, 500000, 1000), 1);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1000000, 1000), 2);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, 7999999, 1000), 15);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 1000), 64);
-    CHECK_EQ_I64(rl_thread_count(&cost, 16, (size_t)64 << 20, 1000), 16);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 40), 40);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 1), 1);
-    const rl_thread_cost_t unmeasured = {0, 0};
-    CHECK_EQ_I64(rl_thread_count(&unmeasured, 64, (size_t)64 << 20, 1000), 1);
+    /* a share: 2 x 5 us x 50 B/ns = 500 kB cold, 2 x 1 us x 50 B/ns = 100 kB warm */
+    const rl_thread_cost_t cost = {5000.0, 50.0, 1000.0};
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 499999, 1000, false), 1);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 500000, 1000, false), 1);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1000000, 1000, false), 2);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 7999999, 1000, false), 15);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 1000, false), 64);
+    CHECK_EQ_I64(rl_thread_count(&cost, 16, (size_t)64 << 20, 1000, false), 16);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 40, false), 40);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, (size_t)64 << 20, 1, false), 1);
+    /* warm workers: the shares pay for warm_ns only */
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 199999, 1000, true), 1);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 200000, 1000, true), 2);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1000000, 1000, true), 10);
+    const rl_thread_cost_t cold_only = {5000.0, 50.0, 0}; /* not measured (wasm): wake_ns */
+    CHECK_EQ_I64(rl_thread_count(&cold_only, 64, 1000000, 1000, true), 2);
+    const rl_thread_cost_t unmeasured = {0, 0, 0};
+    CHECK_EQ_I64(rl_thread_count(&unmeasured, 64, (size_t)64 << 20, 1000, false), 1);
     rl_thread_policy_force_split(true);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 1000), 64);
-    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 3), 3);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 1000, false), 64);
+    CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 3, false), 3);
     rl_thread_policy_force_split(false);
 }
 
@@ -124,9 +134,15 @@ static void test_pool(void) {
     CHECK_STATUS(rl_threadpool_create(&pool, threads, "test"), RL_SUCCESS);
     if (!pool) return;
     const rl_thread_cost_t c = rl_threadpool_cost(pool);
-    printf("%d-thread pool: wake+join %.0f ns, copy %.1f bytes/ns, share %.0f KiB\n", threads,
-           c.wake_ns, c.bytes_per_ns, RL_THREAD_SHARE_WAKES * c.wake_ns * c.bytes_per_ns / 1024);
+    printf("%d-thread pool: wake+join %.0f ns (warm %.0f ns), copy %.1f bytes/ns, share %.0f KiB "
+           "(warm %.0f KiB)\n",
+           threads, c.wake_ns, c.warm_ns, c.bytes_per_ns,
+           RL_THREAD_SHARE_WAKES * c.wake_ns * c.bytes_per_ns / 1024,
+           RL_THREAD_SHARE_WAKES * c.warm_ns * c.bytes_per_ns / 1024);
     CHECK(c.wake_ns > 0 && c.bytes_per_ns > 0);
+#ifndef __EMSCRIPTEN__
+    CHECK(c.warm_ns > 0);
+#endif
     CHECK_EQ_I64(rl_threadpool_threads_for(pool, 1, ITEMS), 1);
     /* SIZE_MAX bytes split on every thread unless the shares themselves pass it: wasm32's
      * SIZE_MAX is 4 GiB, and a wake measured on a loaded machine (12 ms seen) with a fast
@@ -152,6 +168,39 @@ static void test_pool(void) {
     rl_threadpool_destroy(pool);
 }
 
+/* Polls rl_threadpool_threads_for(pool, bytes, 2) for `want` for up to a second, calling
+ * `nudge` (if any) before each look; returns whether it came. */
+static bool threads_become(rl_threadpool_t *pool, size_t bytes, int want,
+                           void (*nudge)(rl_threadpool_t *)) {
+    for (const double end = rl_now_ms() + 1000; rl_now_ms() < end;) {
+        if (nudge) nudge(pool);
+        if (rl_threadpool_threads_for(pool, bytes, 2) == want) return true;
+    }
+    return false;
+}
+
+/* A 2-thread pool: a job between the warm and the cold threshold splits only on awake
+ * workers. */
+static void test_warm_split(void) {
+    rl_threadpool_t *pool = NULL;
+    CHECK_STATUS(rl_threadpool_create(&pool, 2, "test"), RL_SUCCESS);
+    if (!pool) return;
+    const rl_thread_cost_t c = rl_threadpool_cost(pool);
+    const double warm = RL_THREAD_SHARE_WAKES * c.warm_ns * c.bytes_per_ns;
+    const double cold = RL_THREAD_SHARE_WAKES * c.wake_ns * c.bytes_per_ns;
+    const size_t bytes = (size_t)(3 * warm); /* 1.5 warm shares a thread */
+    if (!(c.warm_ns > 0) || !(3 * warm < 2 * cold)) {
+        printf("warm %.0f ns, cold %.0f ns: no size between them (not checked)\n", c.warm_ns,
+               c.wake_ns);
+    } else {
+        CHECK(rl_threadpool_may_split(pool, bytes));
+        CHECK_MSG(threads_become(pool, bytes, 1, rl_threadpool_park), "parked workers sleep");
+        CHECK_MSG(threads_become(pool, bytes, 2, rl_threadpool_wake), "woken workers split");
+    }
+    CHECK(!rl_threadpool_may_split(pool, 1));
+    rl_threadpool_destroy(pool);
+}
+
 /* One learning phase with each arm's times (sample i of the pool, of the caller); returns the
  * verdict's turn. */
 static rl_tuner_turn_t learn_samples(rl_thread_tuner_t *t, const double *pool_ms,
@@ -160,11 +209,13 @@ static rl_tuner_turn_t learn_samples(rl_thread_tuner_t *t, const double *pool_ms
     CHECK_MSG(turn.pool && !turn.timed && !turn.park, "an epoch starts on the pool, untimed");
     for (int arm = 0; arm < 2; ++arm) { /* the caller's block, then the pool's */
         turn = rl_thread_tuner_next(t);
-        CHECK_MSG(turn.pool == (arm == 1) && !turn.timed && turn.park == (arm == 0),
-                  "block %d starts untimed (pool %d, park %d)", arm, turn.pool, turn.park);
+        CHECK_MSG(turn.pool == (arm == 1) && !turn.timed && turn.park == (arm == 0) &&
+                      turn.wake == (arm == 1),
+                  "block %d starts untimed (pool %d, park %d, wake %d)", arm, turn.pool, turn.park,
+                  turn.wake);
         for (int i = 0; i < RL_TUNER_SAMPLES; ++i) {
             turn = rl_thread_tuner_next(t);
-            CHECK_MSG(turn.timed && !turn.park && turn.pool == (arm == 1),
+            CHECK_MSG(turn.timed && !turn.park && !turn.wake && turn.pool == (arm == 1),
                       "block %d, timed turn %d: pool %d", arm, i, turn.pool);
             rl_thread_tuner_record(t, turn, turn.pool ? pool_ms[i] : caller_ms[i]);
         }
@@ -274,6 +325,7 @@ int main(void) {
     test_splitter();
     test_count();
     test_pool();
+    test_warm_split();
     test_tuner();
     test_tuner_recheck();
     test_tuner_watch();
