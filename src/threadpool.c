@@ -223,7 +223,9 @@ void rl_threadpool_park(rl_threadpool_t *p) {
 }
 
 /* Every worker awake: the pool's jobs start warm. */
-static bool all_awake(const rl_threadpool_t *p) { return atomic_load(&p->awake) == p->nthreads - 1; }
+static bool all_awake(const rl_threadpool_t *p) {
+    return atomic_load(&p->awake) == p->nthreads - 1;
+}
 
 void rl_threadpool_wake(rl_threadpool_t *p) {
     if (p == NULL || p->nthreads < 2 || !atomic_load(&p->measured) || all_awake(p)) return;

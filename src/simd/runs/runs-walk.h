@@ -29,9 +29,10 @@ static inline __attribute__((always_inline)) void copy_run(const char *s, char *
 
 /* Rows of two runs (a block whose halves lie in two source planes: aBcd8b -> aBcd16b), both
  * moved in one iteration: the loop over two runs costs more than the moves. */
-static inline __attribute__((always_inline)) void
-copy_run_pairs(size_t n1, size_t w, const char *s, ptrdiff_t ss1, ptrdiff_t ss0, char *d,
-               ptrdiff_t ds1, ptrdiff_t ds0) {
+static inline __attribute__((always_inline)) void copy_run_pairs(size_t n1, size_t w, const char *s,
+                                                                 ptrdiff_t ss1, ptrdiff_t ss0,
+                                                                 char *d, ptrdiff_t ds1,
+                                                                 ptrdiff_t ds0) {
     const char *s0 = s, *s1 = s + ss0;
     char *d0 = d, *d1 = d + ds0;
     for (size_t i = 0; i < n1; ++i, s0 += ss1, s1 += ss1, d0 += ds1, d1 += ds1) {
