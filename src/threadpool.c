@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,8 +63,9 @@ struct rl_threadpool {
     size_t n;
     int active;           /* threads of the current job, the caller's included */
     int chunks;           /* active * PARTS */
-    atomic_bool measured; /* cost is set (under job_lock, once) */
+    atomic_bool measured; /* cost and split_floor are set (under job_lock, once) */
     rl_thread_cost_t cost;
+    size_t split_floor; /* jobs moving fewer bytes never split, warm or cold (not forced) */
 };
 
 typedef struct {
@@ -329,6 +331,14 @@ static double measure_copy_rate(void) {
     return best > 0 ? 2.0 * COPY_BYTES * COPY_PER_ROUND / (best * 1e6) : 0;
 }
 
+/* The bytes below which rl_thread_count gives one thread at either cost: a test that spares
+ * small jobs its floating-point arithmetic. */
+static size_t split_floor(const rl_thread_cost_t *c) {
+    const double wake = c->warm_ns > 0 && c->warm_ns < c->wake_ns ? c->warm_ns : c->wake_ns;
+    const double two_shares = 2 * RL_THREAD_SHARE_WAKES * wake * c->bytes_per_ns;
+    return two_shares > 0 && two_shares < (double)SIZE_MAX ? (size_t)two_shares : SIZE_MAX;
+}
+
 /* Measures the costs unless done; the caller holds job_lock. */
 static void measure_costs(rl_threadpool_t *p) {
     if (atomic_load(&p->measured)) return;
@@ -338,6 +348,7 @@ static void measure_costs(rl_threadpool_t *p) {
 #ifndef __EMSCRIPTEN__ /* wasm splits on cold wakes only: no thread tuner checks it there */
     p->cost.warm_ns = measure_wake_ns(p); /* back to back now: the workers spin between jobs */
 #endif
+    p->split_floor = split_floor(&p->cost);
     atomic_store(&p->measured, true);
 }
 
@@ -357,11 +368,13 @@ int rl_threadpool_threads_for(rl_threadpool_t *p, size_t bytes, size_t n) {
         measure_costs(p);
         pthread_mutex_unlock(&p->job_lock);
     }
+    if (bytes < p->split_floor && !rl_thread_policy_forced()) return 1;
     return rl_thread_count(&p->cost, p->nthreads, bytes, n, all_awake(p));
 }
 
 bool rl_threadpool_may_split(rl_threadpool_t *p, size_t bytes) {
     if (p == NULL || !atomic_load(&p->measured)) return rl_threadpool_threads_for(p, bytes, 2) >= 2;
+    if (bytes < p->split_floor && !rl_thread_policy_forced()) return false;
     return rl_thread_count(&p->cost, p->nthreads, bytes, 2, true) >= 2; /* warm: the smaller cost */
 }
 
