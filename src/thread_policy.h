@@ -30,6 +30,10 @@ typedef struct {
  * (spinning after a job), so a share need only pay for warm_ns, not for wake_ns. */
 int rl_thread_count(const rl_thread_cost_t *cost, int max_threads, size_t bytes, size_t items,
                     bool warm);
+/* The bytes below which rl_thread_count gives one thread at either cost (SIZE_MAX when the
+ * costs are not measured), unless the test hook forces the split: one comparison spares a
+ * small job the rule's floating-point arithmetic. */
+size_t rl_thread_split_floor(const rl_thread_cost_t *cost);
 
 typedef struct {
     size_t begin, end;

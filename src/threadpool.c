@@ -21,7 +21,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,14 +330,6 @@ static double measure_copy_rate(void) {
     return best > 0 ? 2.0 * COPY_BYTES * COPY_PER_ROUND / (best * 1e6) : 0;
 }
 
-/* The bytes below which rl_thread_count gives one thread at either cost: a test that spares
- * small jobs its floating-point arithmetic. */
-static size_t split_floor(const rl_thread_cost_t *c) {
-    const double wake = c->warm_ns > 0 && c->warm_ns < c->wake_ns ? c->warm_ns : c->wake_ns;
-    const double two_shares = 2 * RL_THREAD_SHARE_WAKES * wake * c->bytes_per_ns;
-    return two_shares > 0 && two_shares < (double)SIZE_MAX ? (size_t)two_shares : SIZE_MAX;
-}
-
 /* Measures the costs unless done; the caller holds job_lock. */
 static void measure_costs(rl_threadpool_t *p) {
     if (atomic_load(&p->measured)) return;
@@ -348,7 +339,7 @@ static void measure_costs(rl_threadpool_t *p) {
 #ifndef __EMSCRIPTEN__ /* wasm splits on cold wakes only: no thread tuner checks it there */
     p->cost.warm_ns = measure_wake_ns(p); /* back to back now: the workers spin between jobs */
 #endif
-    p->split_floor = split_floor(&p->cost);
+    p->split_floor = rl_thread_split_floor(&p->cost);
     atomic_store(&p->measured, true);
 }
 
@@ -361,6 +352,11 @@ rl_thread_cost_t rl_threadpool_cost(rl_threadpool_t *p) {
     return p->cost;
 }
 
+/* A job too small to split on a measured pool, warm or cold (rl_thread_split_floor). */
+static bool below_floor(const rl_threadpool_t *p, size_t bytes) {
+    return bytes < p->split_floor && !rl_thread_policy_forced();
+}
+
 int rl_threadpool_threads_for(rl_threadpool_t *p, size_t bytes, size_t n) {
     if (p == NULL || p->nthreads < 2 || n < 2) return 1;
     if (!atomic_load(&p->measured)) { /* the first job measures; one that finds it busy waits not */
@@ -368,13 +364,13 @@ int rl_threadpool_threads_for(rl_threadpool_t *p, size_t bytes, size_t n) {
         measure_costs(p);
         pthread_mutex_unlock(&p->job_lock);
     }
-    if (bytes < p->split_floor && !rl_thread_policy_forced()) return 1;
+    if (below_floor(p, bytes)) return 1;
     return rl_thread_count(&p->cost, p->nthreads, bytes, n, all_awake(p));
 }
 
 bool rl_threadpool_may_split(rl_threadpool_t *p, size_t bytes) {
     if (p == NULL || !atomic_load(&p->measured)) return rl_threadpool_threads_for(p, bytes, 2) >= 2;
-    if (bytes < p->split_floor && !rl_thread_policy_forced()) return false;
+    if (below_floor(p, bytes)) return false;
     return rl_thread_count(&p->cost, p->nthreads, bytes, 2, true) >= 2; /* warm: the smaller cost */
 }
 

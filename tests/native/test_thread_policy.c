@@ -112,6 +112,10 @@ static void test_count(void) {
     CHECK_EQ_I64(rl_thread_count(&cold_only, 64, 1000000, 1000, true), 2);
     const rl_thread_cost_t unmeasured = {0, 0, 0};
     CHECK_EQ_I64(rl_thread_count(&unmeasured, 64, (size_t)64 << 20, 1000, false), 1);
+    /* the floor: two of the smaller shares; nothing splits unmeasured */
+    CHECK_EQ_U64(rl_thread_split_floor(&cost), 200000u);
+    CHECK_EQ_U64(rl_thread_split_floor(&cold_only), 1000000u);
+    CHECK_EQ_U64(rl_thread_split_floor(&unmeasured), SIZE_MAX);
     rl_thread_policy_force_split(true);
     CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 1000, false), 64);
     CHECK_EQ_I64(rl_thread_count(&cost, 64, 1, 3, false), 3);
