@@ -326,6 +326,7 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     const rl_kernel_table_t *t = rl_kernel_table(isa);
     p->transpose = t->transpose[rl_log2_size(p->src_es)];
     p->transpose_narrow = t->transpose[rl_log2_size(p->dst_es)];
+    memcpy(p->transpose_by, t->transpose, sizeof p->transpose_by);
     p->fold = t->fold[rl_log2_size(p->src_es)];
     /* a fold into destination rows writes their lines out of order: where those lines come
      * from past the L2, their reads for ownership wait in the store buffer, while the staged
@@ -398,6 +399,8 @@ void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
         [RL_PK_RUNS] = "runs",
         [RL_PK_TRANSPOSE_RUNS] = "transpose+runs",
         [RL_PK_RUNS_TRANSPOSE] = "runs+transpose",
+        [RL_PK_WEAVE] = "weave",
+        [RL_PK_UNWEAVE] = "unweave",
     };
     size_t at = 0;
 #define RL_PUT(...)                                                                                \
@@ -417,6 +420,7 @@ void rl_plan_format(const rl_plan_t *p, char *buf, size_t len) {
             RL_PUT(" %lld:%lld/%lld", (long long)r->node[k].n, (long long)r->node[k].s[0],
                    (long long)r->node[k].s[1]);
         if (r->pad) RL_PUT(" pad=%lld", (long long)r->pad);
+        if (r->zips) RL_PUT(" zips");
         RL_PUT(" block=%lldx%lldx%lld", (long long)r->blk[2], (long long)r->blk[1],
                (long long)r->blk[0]);
     }

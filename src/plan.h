@@ -61,6 +61,16 @@ typedef enum {
     RL_PK_RUNS_TRANSPOSE, /* the reverse: short destination runs (K0) that K2 continues on the
                              destination (OIhw16i16o -> oihw): the run-copy kernel collects
                              K2 x K0 source rows into the staging buffer, transposed at once */
+    RL_PK_WEAVE,          /* short destination runs (K0) that a source-strided node (K2)
+                             continues on the destination, K1 source-contiguous (oihw ->
+                             OIhw4i16o4i: 4 input channels, then 16 output channels): each K2
+                             row's K3 x K0 source rows (K3 continues K0 on the source) transposed
+                             into the staging buffer (and converted there), whose K0 runs the
+                             run-copy kernel then weaves into the destination, K2 side by side */
+    RL_PK_UNWEAVE,        /* the reverse (OIhw4i16o4i -> oihw): short source runs (K0), K2 after
+                             them on the source, K1 destination-contiguous; the run-copy kernel
+                             collects each K1 step's K3 x K2 runs into K2 planes in the stage
+                             (converted there), each transposed into its K3 x K0 rows */
     RL_PK_COUNT
 } rl_plan_kernel_t;
 
@@ -73,10 +83,13 @@ typedef struct {
     rl_dim_t off[2];                        /* element offsets of the region's first element */
     rl_dim_t qoff[RL_Q_COUNT];
     rl_plan_kernel_t kernel;
-    rl_dim_t blk[3]; /* block of K0, K1, K2 handled by one work item (1 for absent nodes) */
+    rl_dim_t blk[4]; /* block of K0, K1, K2 (K3: RL_PK_WEAVE) handled by one work item (1 for
+                        absent nodes) */
     rl_dim_t pad;    /* RL_PK_TRANSPOSE: zeros after each destination run of K0 (the padding of
                         a blocked layout's last block, written with the data) */
     int32_t *table;  /* RL_PK_GATHER(_CVT): source offsets of K0's elements (owned) */
+    bool zips;       /* RL_PK_WEAVE, RL_PK_UNWEAVE: by one transpose of the tile and zips
+                        (unzips and one transpose) instead of a transpose per K2 step */
     bool stream;     /* streaming stores for its kernel: the plan's `stream`, or the region's
                         own past the L2s (plan_kernel.c, region_streams) */
 } rl_plan_region_t;
@@ -105,6 +118,8 @@ typedef struct {
     /* The kernels, chosen once for the plan's ISA level, types and widths: */
     rl_transpose_slot_t transpose;        /* by the source element size */
     rl_transpose_slot_t transpose_narrow; /* by the destination size (RL_PK_CVT_TRANSPOSE) */
+    rl_transpose_slot_t transpose_by[3];  /* x8, x16, x32: a woven run of 1, 2 or 4 bytes moves
+                                             as one element (RL_PK_WEAVE, RL_PK_UNWEAVE) */
     rl_fold_slot_t fold;                  /* by the source element size, where it exists: the
                                              RL_PK_RUNS_TRANSPOSE pure copies, and with
                                              fold_put the RL_PK_TRANSPOSE_RUNS ones whose

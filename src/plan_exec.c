@@ -35,7 +35,7 @@ typedef struct {
 /* Block of node k (outermost first) of r: the kernel nodes' blocks, 1 outside them. */
 static rl_dim_t node_blk(const rl_plan_region_t *r, int k) {
     const int kk = r->nnodes - 1 - k; /* kernel node index, 0 = innermost */
-    return kk < 3 ? r->blk[kk] : 1;
+    return kk < 4 ? r->blk[kk] : 1;
 }
 
 /* The block index of each node at `item` (the innermost node's blocks vary fastest). */
@@ -408,6 +408,152 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
                     job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0, job->r->stream);
 }
 
+/* The K2 planes of a woven tile in the stage (K1 x K3 x K0 elements each) converted into a
+ * second stage, plane by plane with K2's parameters where they change along it (the output
+ * channel's scale), else as one run. */
+static void convert_planes(const job_t *job, const item_t *it, const rl_plan_node_t *kc,
+                           rl_dim_t plane, const char *stage, char *into) {
+    const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
+    const bool each = rl_plan_varies(job, kc->q);
+    const rl_dim_t planes = each ? kc->n : 1, len = each ? plane : kc->n * plane;
+    rl_dim_t q[RL_Q_COUNT];
+    const rl_qwalk_t w = {q, no_q, len};
+    for (rl_dim_t c = 0; c < planes; ++c) {
+        for (int j = 0; j < RL_Q_COUNT; ++j) q[j] = it->q[j] + c * kc->q[j];
+        rl_plan_cvt_run(job, stage + c * len * ses, into + c * len * des, len, &w, false);
+    }
+}
+
+/* The nodes of a woven item (RL_PK_WEAVE, RL_PK_UNWEAVE) and its stage's shape: K2 planes of
+ * K1 rows of K3 x K0 elements. */
+typedef struct {
+    const rl_plan_node_t *k0, *k1, *kc, *kh;
+    rl_dim_t row, plane;
+} weave_t;
+
+static weave_t weave_of(const rl_plan_region_t *r) {
+    weave_t w = {knode(r, 0), knode(r, 1), knode(r, 2), knode(r, 3), 0, 0};
+    w.row = w.kh->n * w.k0->n, w.plane = w.k1->n * w.row;
+    return w;
+}
+
+/* Moves the K2 planes at `stage` (elements of es bytes, the destination's) to the
+ * destination's woven rows: where a run of K0 is 1, 2 or 4 bytes, as one element of a
+ * transpose of K2 x (K1 x K3) runs, K1 and K3 merged where the destination continues them (one
+ * transpose of 16 x 36 dwords for OIhw4i16o4i s8); else as runs of the run-copy kernel. */
+static void weave_out(const job_t *job, const weave_t *w, const char *stage, char *d, rl_dim_t es) {
+    const rl_plan_t *p = job->p;
+    const rl_dim_t run = w->k0->n * es, nh = w->kh->n, n1 = w->k1->n, dh = w->kh->s[1] * es;
+    if (run == 1 || run == 2 || run == 4) {
+        const bool merged = w->k1->s[1] == nh * w->kh->s[1];
+        p->transpose_by[rl_log2_size((size_t)run)].fn(
+            merged ? 1 : (size_t)n1, (size_t)w->kc->n, (size_t)(merged ? n1 * nh : nh), stage,
+            w->row * es, (size_t)(w->plane * es), d, w->k1->s[1] * es, (size_t)dh, 0, false);
+        return;
+    }
+    for (rl_dim_t i = 0; i < n1; ++i)
+        p->runs.fn((size_t)nh, (size_t)w->kc->n, (size_t)run, stage + i * w->row * es, run,
+                   w->plane * es, d + i * w->k1->s[1] * es, dh, w->kc->s[1] * es);
+}
+
+/* A pure woven move of runs of 8 bytes or more (OIhw4i16o4i f32: 16) from a source whose
+ * K3 x K0 x K1 elements lie back to back: one transpose of K2 rows into K3 x K0 x K1 columns
+ * of K2 elements (16 x 144 for a 3 x 3 kernel, whole register tiles), then for each K3 step,
+ * K1 zips of K0 such columns into their destination runs. */
+static void weave_by_zips(const job_t *job, const item_t *it, const weave_t *w, char *stage) {
+    const rl_plan_t *p = job->p;
+    const rl_dim_t es = (rl_dim_t)p->src_es, nc = w->kc->n, n1 = w->k1->n, n0 = w->k0->n;
+    p->transpose.fn(1, (size_t)nc, (size_t)(w->plane), job->src + it->off[0] * es, 0,
+                    (size_t)(w->kc->s[0] * es), stage, 0, (size_t)(nc * es), 0, false);
+    char *d = job->dst + it->off[1] * es;
+    for (rl_dim_t h = 0; h < w->kh->n; ++h)
+        p->transpose.fn((size_t)n1, (size_t)n0, (size_t)nc, stage + h * n0 * n1 * nc * es, nc * es,
+                        (size_t)(n1 * nc * es), d + h * w->kh->s[1] * es, w->k1->s[1] * es,
+                        (size_t)(n0 * es), 0, false);
+}
+
+/* A RL_PK_WEAVE item (plan.h): the K3 x K0 source rows of each K2 step transposed at once into
+ * the stage, K2 planes of K1 rows of K3 x K0 elements (converted into a second stage where the
+ * types differ), then woven into the destination (weave_out); pure moves of long runs go by
+ * zips instead (weave_by_zips). */
+static void run_weave(const job_t *job, const item_t *it) {
+    const rl_plan_t *p = job->p;
+    const weave_t w = weave_of(job->r);
+    const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es;
+    _Alignas(64) char stage[RL_PLAN_STAGE_BYTES], converted[RL_PLAN_STAGE_BYTES];
+    if (job->r->zips) {
+        weave_by_zips(job, it, &w, stage);
+        return;
+    }
+    p->transpose.fn((size_t)w.kc->n, (size_t)w.row, (size_t)w.k1->n, job->src + it->off[0] * ses,
+                    w.kc->s[0] * ses, (size_t)(w.k0->s[0] * ses), stage, w.plane * ses,
+                    (size_t)(w.row * ses), 0, false);
+    const char *moved = stage;
+    if (p->convert) {
+        convert_planes(job, it, w.kc, w.plane, stage, converted);
+        moved = converted;
+    }
+    weave_out(job, &w, moved, job->dst + it->off[1] * des, des);
+}
+
+/* The reverse of weave_out: the source's woven runs collected into the stage's K2 planes (of
+ * the source type), by a transpose of (K1 x K3) x K2 runs where a run is 1, 2 or 4 bytes, else
+ * by the run-copy kernel. */
+static void unweave_in(const job_t *job, const weave_t *w, const char *s, char *stage) {
+    const rl_plan_t *p = job->p;
+    const rl_dim_t es = (rl_dim_t)p->src_es, run = w->k0->n * es, nh = w->kh->n, n1 = w->k1->n;
+    const rl_dim_t sh = w->kh->s[0] * es;
+    if (run == 1 || run == 2 || run == 4) {
+        const bool merged = w->k1->s[0] == nh * w->kh->s[0];
+        p->transpose_by[rl_log2_size((size_t)run)].fn(
+            merged ? 1 : (size_t)n1, (size_t)(merged ? n1 * nh : nh), (size_t)w->kc->n, s,
+            w->k1->s[0] * es, (size_t)sh, stage, w->row * es, (size_t)(w->plane * es), 0, false);
+        return;
+    }
+    for (rl_dim_t i = 0; i < n1; ++i)
+        p->runs.fn((size_t)nh, (size_t)w->kc->n, (size_t)run, s + i * w->k1->s[0] * es, sh,
+                   w->kc->s[0] * es, stage + i * w->row * es, run, w->plane * es);
+}
+
+/* The reverse of weave_by_zips, where the destination's K3 x K0 x K1 elements lie back to
+ * back: for each K3 step, K1 unzips of K2 runs of K0 into K0 x K1 stage rows of K2 elements,
+ * then one transpose of the stage into K2 destination rows. */
+static void unweave_by_unzips(const job_t *job, const item_t *it, const weave_t *w, char *stage) {
+    const rl_plan_t *p = job->p;
+    const rl_dim_t es = (rl_dim_t)p->src_es, nc = w->kc->n, n1 = w->k1->n, n0 = w->k0->n;
+    const char *s = job->src + it->off[0] * es;
+    for (rl_dim_t h = 0; h < w->kh->n; ++h)
+        p->transpose.fn((size_t)n1, (size_t)nc, (size_t)n0, s + h * w->kh->s[0] * es,
+                        w->k1->s[0] * es, (size_t)(n0 * es), stage + h * n0 * n1 * nc * es, nc * es,
+                        (size_t)(n1 * nc * es), 0, false);
+    p->transpose.fn(1, (size_t)w->plane, (size_t)nc, stage, 0, (size_t)(nc * es),
+                    job->dst + it->off[1] * es, 0, (size_t)(w->kc->s[1] * es), 0, false);
+}
+
+/* A RL_PK_UNWEAVE item (plan.h), the reverse of a woven one: the source's runs collected into
+ * K2 planes of K1 rows of K3 x K0 elements in the stage (unweave_in; converted into a second
+ * stage where the types differ), each plane then transposed into its K3 x K0 destination rows
+ * of K1 elements; pure moves of long runs go by unzips instead (unweave_by_unzips). */
+static void run_unweave(const job_t *job, const item_t *it) {
+    const rl_plan_t *p = job->p;
+    const weave_t w = weave_of(job->r);
+    const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es;
+    _Alignas(64) char stage[RL_PLAN_STAGE_BYTES], converted[RL_PLAN_STAGE_BYTES];
+    if (job->r->zips) {
+        unweave_by_unzips(job, it, &w, stage);
+        return;
+    }
+    unweave_in(job, &w, job->src + it->off[0] * ses, stage);
+    const char *moved = stage;
+    if (p->convert) {
+        convert_planes(job, it, w.kc, w.plane, stage, converted);
+        moved = converted;
+    }
+    p->transpose_narrow.fn((size_t)w.kc->n, (size_t)w.k1->n, (size_t)w.row, moved, w.plane * des,
+                           (size_t)(w.row * des), job->dst + it->off[1] * des, w.kc->s[1] * des,
+                           (size_t)(w.k0->s[1] * des), 0, false);
+}
+
 /* The kinds whose work item is one runner call; the others go tile by tile (run_tiles). */
 typedef void (*item_fn)(const job_t *job, const item_t *it);
 static const item_fn item_runners[RL_PK_COUNT] = {
@@ -416,6 +562,8 @@ static const item_fn item_runners[RL_PK_COUNT] = {
     [RL_PK_TRANSPOSE] = run_transposes,
     [RL_PK_TRANSPOSE_RUNS] = run_transpose_runs,
     [RL_PK_RUNS_TRANSPOSE] = run_runs_transpose,
+    [RL_PK_WEAVE] = run_weave,
+    [RL_PK_UNWEAVE] = run_unweave,
 };
 
 static void run_items(void *ctx, size_t begin, size_t end) {

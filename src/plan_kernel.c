@@ -173,6 +173,89 @@ static int try_table(rl_plan_region_t *r, rl_dim_t periodic_max) {
     return 1;
 }
 
+/* ---- woven runs ---------------------------------------------------------------------------- */
+
+/* Whether node nd steps the source and the destination forward with no quantization index:
+ * every parameter is the same along it. */
+static bool plain_forward(const rl_plan_node_t *nd) {
+    bool plain = nd->s[0] > 0 && nd->s[1] > 0;
+    for (int j = 0; j < RL_Q_COUNT; ++j) plain &= nd->q[j] == 0;
+    return plain;
+}
+
+/* The roles of a woven move's nodes (RL_PK_WEAVE, RL_PK_UNWEAVE), or false. On side `runs`
+ * (1: the destination, weave; 0: the source, unweave) the move has short runs, node
+ * role[0] (K0: 2 or more elements, 32 bytes or less, strided on the other side); role[2]
+ * continues them on that side (the 16 output channels after 4 input channels); on the other
+ * side role[1] is contiguous (the pixels) and role[3] continues K0 (-1: none; the next 4 input
+ * channels). The parameters may change along role[2] and the outer nodes only. */
+static bool weave_roles(const rl_plan_region_t *r, const rl_plan_t *p, int runs, int role[4]) {
+    const int other = 1 - runs;
+    const rl_dim_t es = (rl_dim_t)(runs ? p->dst_es : p->src_es);
+    role[0] = role[1] = role[2] = role[3] = -1;
+    for (int t = 0; t < r->nnodes && role[0] < 0; ++t) {
+        const rl_plan_node_t *nd = &r->node[t];
+        if (nd->s[runs] == 1 && nd->n >= 2 && nd->n * es <= 32 && nd->s[other] > 1) role[0] = t;
+    }
+    if (role[0] < 0 || !plain_forward(&r->node[role[0]])) return false;
+    const rl_plan_node_t *k0 = &r->node[role[0]];
+    for (int t = 0; t < r->nnodes; ++t) {
+        const rl_plan_node_t *nd = &r->node[t];
+        if (t == role[0]) continue;
+        if (nd->s[other] == 1 && role[1] < 0)
+            role[1] = t;
+        else if (nd->s[runs] == k0->n && nd->s[other] > 0 && role[2] < 0)
+            role[2] = t;
+        else if (nd->s[other] == k0->n * k0->s[other] && role[3] < 0)
+            role[3] = t;
+    }
+    if (role[1] < 0 || role[2] < 0 || !plain_forward(&r->node[role[1]])) return false;
+    return role[3] < 0 || plain_forward(&r->node[role[3]]);
+}
+
+/* Short runs that a gather would read or write through a table (transpose_beats_table
+ * false) weave instead where weave_roles finds the nodes around them on either side: the
+ * OIhw4i16o4i family, whose 16 x 9 transposes per output channel replace a table of 768
+ * single-element loads per row. Only where a weave is more than a gather with extra steps:
+ * 8 or more runs side by side (K2) that make a cache line or more, transposes of 16 or more
+ * rows (K3 x K0; 8 where the tile goes by zips), and a tile that fits the stage in both types
+ * (OIhw4i4o, 4 runs of 4 per line, OIhw2i8o4i s8, 32 bytes, and bf16, 8-row transposes,
+ * measured slower woven). Not with the sum post-op, which
+ * would read the destination in the stage. The nodes are reordered: the rest, then K3 (role
+ * 3, a size-1 stand-in where there is none), K2 (role 2), K1 (role 1), K0 (role 0). Returns
+ * the kind, or RL_PK_COUNT. */
+static rl_plan_kernel_t try_weave(rl_plan_region_t *r, const rl_plan_t *p, const rl_problem_t *e) {
+    int role[4], runs = 1;
+    if (!p->runs.fn || e->has_sum || r->nnodes + 1 > RL_PLAN_MAX_NODES) return RL_PK_COUNT;
+    if (!weave_roles(r, p, runs, role) && !weave_roles(r, p, runs = 0, role)) return RL_PK_COUNT;
+    const rl_plan_node_t k0 = r->node[role[0]], k1 = r->node[role[1]], kc = r->node[role[2]];
+    rl_plan_node_t kh = {1, {0, 0}, {0}};
+    kh.s[1 - runs] = k0.n * k0.s[1 - runs];
+    if (role[3] >= 0) kh = r->node[role[3]];
+    const rl_dim_t es = (rl_dim_t)(p->src_es > p->dst_es ? p->src_es : p->dst_es);
+    const rl_dim_t group = kc.n * k0.n * (rl_dim_t)(runs ? p->dst_es : p->src_es);
+    /* zips: a pure move of 2 to 4 elements a run, 8 bytes or more, whose other side has the
+     * tile's K3 x K0 x K1 elements back to back, and whose zipped rows (K2's elements) fill a
+     * 32-byte vector (shorter ones zip element by element on AVX2) */
+    const int other = 1 - runs;
+    const rl_dim_t ses = (rl_dim_t)p->src_es;
+    r->zips = !p->convert && k0.n <= 4 && k0.n * ses >= 8 && kc.n * ses >= 32 &&
+              k0.s[other] == k1.n && kh.s[other] == k0.n * k1.n;
+    if (kc.n < 8 || group < 64 || kh.n * k0.n < (r->zips ? 8 : 16) ||
+        kc.n * k1.n * kh.n * k0.n * es > RL_PLAN_STAGE_BYTES) {
+        r->zips = false;
+        return RL_PK_COUNT;
+    }
+    rl_plan_node_t rest[RL_PLAN_MAX_NODES];
+    int n = 0;
+    for (int t = 0; t < r->nnodes; ++t)
+        if (t != role[0] && t != role[1] && t != role[2] && t != role[3]) rest[n++] = r->node[t];
+    rest[n++] = kh, rest[n++] = kc, rest[n++] = k1, rest[n++] = k0;
+    memcpy(r->node, rest, (size_t)n * sizeof rest[0]);
+    r->nnodes = n;
+    return runs ? RL_PK_WEAVE : RL_PK_UNWEAVE;
+}
+
 /* ---- the kind of a region ----------------------------------------------------------------- */
 
 /* The kind its innermost nodes make: a copy, or where only the destination is contiguous, a
@@ -373,6 +456,8 @@ static void kernel_blocks(rl_plan_region_t *r, const rl_plan_t *p, rl_dim_t n0, 
         b1 = n1, b0 = rl_min_dim(n0, RL_PLAN_STAGE_BYTES / (rl_dim_t)p->dst_es / b1);
         if (b0 > line) b0 = b0 / line * line;
         break;
+    case RL_PK_WEAVE: /* whole nodes: the tile fits the stage (try_weave) */
+    case RL_PK_UNWEAVE:
     case RL_PK_TRANSPOSE_RUNS: /* whole K1 x K0 tiles, K2 as the stage holds (set_blocks) */
     case RL_PK_RUNS_TRANSPOSE: b0 = n0, b1 = n1; break;
     case RL_PK_UNZIP: /* nothing staged: long runs */
@@ -409,6 +494,9 @@ static void set_blocks(rl_plan_region_t *r, const rl_plan_t *p) {
     const rl_dim_t rest = staged_tile ? RL_PLAN_STAGE_BYTES / (n0 * n1 * (rl_dim_t)p->src_es)
                                       : ITEM_ELEMS / (r->blk[0] * r->blk[1]);
     r->blk[2] = r->kernel == RL_PK_UNZIP ? 1 : rl_min_dim(n2, rest > 0 ? rest : 1);
+    r->blk[3] = 1;
+    if (r->kernel == RL_PK_WEAVE || r->kernel == RL_PK_UNWEAVE)
+        r->blk[2] = n2, r->blk[3] = r->node[last - 3].n;
 }
 
 /* Whether the region's kernel makes streaming stores of whole lines when asked (the others
@@ -452,6 +540,14 @@ bool rl_plan_choose_kernel(rl_plan_region_t *r, const rl_plan_t *p, const rl_pro
     if (unit_runs) { /* element by element: correct for anything, fast for nothing */
         if (r->nnodes == RL_PLAN_MAX_NODES) return false;
         r->node[r->nnodes++] = (rl_plan_node_t){1, {1, 1}, {0}};
+    }
+    const rl_plan_kernel_t woven =
+        zero || unit_runs || transpose_beats_table(r) ? RL_PK_COUNT : try_weave(r, p, e);
+    if (woven != RL_PK_COUNT) {
+        r->kernel = woven;
+        r->stream = false; /* the run-copy kernel's and the staged transposes' plain stores */
+        set_blocks(r, p);
+        return true;
     }
     /* a converting table gathers a whole table into the staging buffer (plan_exec.c) */
     const int table = zero ? 0 : try_table(r, p->convert ? TMP_ELEMS : TABLE_MAX_PERIODIC);
@@ -579,6 +675,8 @@ static const char *const kind_names[RL_PK_COUNT] = {
     [RL_PK_RUNS] = "runs",
     [RL_PK_TRANSPOSE_RUNS] = "transpose",
     [RL_PK_RUNS_TRANSPOSE] = "transpose",
+    [RL_PK_WEAVE] = "weave",
+    [RL_PK_UNWEAVE] = "unweave",
 };
 
 static rl_isa_t kind_isa(const rl_plan_t *p, rl_plan_kernel_t k) {
@@ -588,7 +686,8 @@ static rl_isa_t kind_isa(const rl_plan_t *p, rl_plan_kernel_t k) {
     case RL_PK_UNZIP: return p->unzip.isa;
     case RL_PK_LINES: return p->lines.isa;
     case RL_PK_RUNS: return p->runs.isa;
-    case RL_PK_CVT_TRANSPOSE: return p->transpose_narrow.isa;
+    case RL_PK_CVT_TRANSPOSE:
+    case RL_PK_UNWEAVE: return p->transpose_narrow.isa;
     default: return p->transpose.isa;
     }
 }

@@ -128,6 +128,28 @@ static void test_region_streams(void) {
     stream_shuffle("f32:nhwc:16x256x56x56", 4, false);         /* 4 x 64 transposes */
 }
 
+/* Short runs that another node continues on their side weave through the stage instead of
+ * a table (plan_kernel.c, try_weave): OIhw4i16o4i both ways, f32 by one transpose and zips,
+ * s8 a transpose per output channel; not OIhw4i4o (4 runs per line), which stays a table.
+ * Needs the run-copy kernel: at the scalar level these are tables. */
+static void test_woven(void) {
+    if (rl_kernel_table(rl_cpu_isa_effective())->runs.isa == RL_ISA_SCALAR) return;
+    reorder_case("f32:oihw:32x32x3x3", "f32:OIhw4i16o4i:32x32x3x3",
+                 "\n  [0] weave off=0/0 nodes(n:src/dst) 2:4608/4608 2:144/2304 4:36/64 16:288/4 "
+                 "9:1/256 4:9/1 zips");
+    reorder_case("s8:oihw:32x32x3x3", "s8:OIhw4i16o4i:32x32x3x3",
+                 "\n  [0] weave off=0/0 nodes(n:src/dst) 2:4608/4608 2:144/2304 4:36/64 16:288/4 "
+                 "9:1/256 4:9/1");
+    reorder_case("s8:OIhw4i16o4i:32x32x3x3", "s8:oihw:32x32x3x3",
+                 "\n  [0] unweave off=0/0 nodes(n:src/dst) 2:4608/4608 2:2304/144 4:64/36 16:4/288 "
+                 "9:256/1 4:1/9");
+    rl_primitive_t p = reorder_of("f32:oihw:32x32x3x3", "f32:OIhw4i4o:32x32x3x3");
+    if (CHECK_MSG(p && p->impl->has_plan, "OIhw4i4o: no plan"))
+        CHECK_MSG(p->impl->plan.regions[0].kernel == RL_PK_GATHER, "OIhw4i4o: kind %d",
+                  (int)p->impl->plan.regions[0].kernel);
+    rl_primitive_destroy(p);
+}
+
 int main(void) {
     CHECK_STATUS(rl_engine_create(&engine, 1), RL_SUCCESS);
 
@@ -266,6 +288,7 @@ int main(void) {
                  "\n  [3] zero off=0/200 nodes(n:src/dst) 6:0/16 8:0/1");
 
     test_region_streams();
+    test_woven();
 
     rl_engine_destroy(engine);
     return tu_finish("plan");

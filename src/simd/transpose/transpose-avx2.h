@@ -58,13 +58,17 @@ RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
     for (int k = 0; k < LANE_ROWS; ++k) store32(d + (size_t)k * ds, r[k]);
 }
 
-/* The first nc elements of a source row, the rest zero; the first nr of a destination row. */
-RL_INLINE __m128i load_row_part(const uint8_t *p, size_t nc) {
+/* The first nc elements of a source row (the rest: zero, or with `room`, the bytes from p to
+ * the problem's last source element, 16 or more, whatever follows the row within the
+ * problem: oihw -> OIhw4i16o4i s8 reads 16 x 9 bytes per output channel, 15 of its rows whole);
+ * the first nr of a destination row. */
+RL_INLINE __m128i load_row_part(const uint8_t *p, size_t nc, size_t room) {
 #if ES == 4
+    (void)room;
     const __m128i m = _mm_cmpgt_epi32(_mm_set1_epi32((int)nc), _mm_setr_epi32(0, 1, 2, 3));
     return _mm_maskload_epi32((const int *)p, m);
 #else
-    return rl_avx2_load_partial16(p, nc * ES);
+    return room >= 16 ? load16(p) : rl_avx2_load_partial16(p, nc * ES);
 #endif
 }
 RL_INLINE void store_row_part(uint8_t *p, __m256i v, size_t nr) {
@@ -92,7 +96,8 @@ static __attribute__((noinline)) void
 tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr, size_t nc) {
     __m128i row[TILE_R];
     for (size_t i = 0; i < TILE_R; ++i)
-        row[i] = i < nr ? load_row_part(s + i * ss, nc) : _mm_setzero_si128();
+        row[i] = i < nr ? load_row_part(s + i * ss, nc, (nr - 1 - i) * ss + nc * ES)
+                        : _mm_setzero_si128();
     __m256i r[LANE_ROWS];
     for (int k = 0; k < LANE_ROWS; ++k)
         r[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(row[k]), row[k + LANE_ROWS], 1);

@@ -70,6 +70,13 @@ RL_INLINE void tile(const uint8_t *s, size_t ss, uint8_t *d, size_t ds) {
 }
 #endif
 
+/* The first nc elements of a source row, the rest zero; with `room`, the bytes from p to the
+ * problem's last source element, 16 or more, whatever follows the row within the problem (the
+ * rows of a 16 x 9 byte problem but its last, whole). */
+RL_INLINE v128_t load_row_part(const uint8_t *p, size_t nc, size_t room) {
+    return room >= 16 ? wasm_v128_load(p) : rl_wasm_load_partial(p, nc * ES);
+}
+
 /* The same for the first nr <= TILE_R rows and nc <= TILE_C columns only: a square transpose
  * for each half of the rows that has any. */
 static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
@@ -78,7 +85,8 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
         const size_t n = nr - LANE_ROWS * h < LANE_ROWS ? nr - LANE_ROWS * h : LANE_ROWS;
         v128_t r[LANE_ROWS];
         for (size_t i = 0; i < LANE_ROWS; ++i)
-            r[i] = i < n ? rl_wasm_load_partial(s + (LANE_ROWS * h + i) * ss, nc * ES)
+            r[i] = i < n ? load_row_part(s + (LANE_ROWS * h + i) * ss, nc,
+                                         (nr - 1 - LANE_ROWS * h - i) * ss + nc * ES)
                          : wasm_i64x2_splat(0);
         transpose_lanes(r, LANE_ROWS, ES);
         for (size_t k = 0; k < nc; ++k) rl_wasm_store_partial(d + k * ds + 16 * h, r[k], n * ES);
