@@ -481,13 +481,14 @@ static void run_weave(const job_t *job, const item_t *it) {
     const weave_t w = weave_of(job->r);
     const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es;
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES], converted[RL_PLAN_STAGE_BYTES];
+    const char *s = job->src + it->off[0] * ses;
     if (job->r->zips) {
         weave_by_zips(job, it, &w, stage);
         return;
     }
-    p->transpose.fn((size_t)w.kc->n, (size_t)w.row, (size_t)w.k1->n, job->src + it->off[0] * ses,
-                    w.kc->s[0] * ses, (size_t)(w.k0->s[0] * ses), stage, w.plane * ses,
-                    (size_t)(w.row * ses), 0, false);
+    p->transpose.fn((size_t)w.kc->n, (size_t)w.row, (size_t)w.k1->n, s, w.kc->s[0] * ses,
+                    (size_t)(w.k0->s[0] * ses), stage, w.plane * ses, (size_t)(w.row * ses), 0,
+                    false);
     const char *moved = stage;
     if (p->convert) {
         convert_planes(job, it, w.kc, w.plane, stage, converted);

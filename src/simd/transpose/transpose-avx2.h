@@ -86,6 +86,14 @@ RL_INLINE void store_row_part(uint8_t *p, __m256i v, size_t nr) {
 #endif
 }
 
+/* Source rows 0..TILE_R-1 (row[], loaded) transposed: column k of rows 0..LANE_ROWS-1 in lane
+ * 0 of r[k], of the rest in lane 1. */
+RL_INLINE void transpose_rows(const __m128i *row, __m256i *r) {
+    for (int k = 0; k < LANE_ROWS; ++k)
+        r[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(row[k]), row[k + LANE_ROWS], 1);
+    transpose_lanes(r, LANE_ROWS, ES);
+}
+
 /* The same as tile for the first nr <= TILE_R rows and nc <= TILE_C columns only. Dword rows
  * are one vmaskmov each, small enough to inline; narrower rows take several pieces each. */
 #if ES == 4
@@ -99,11 +107,32 @@ tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr, size_t 
         row[i] = i < nr ? load_row_part(s + i * ss, nc, (nr - 1 - i) * ss + nc * ES)
                         : _mm_setzero_si128();
     __m256i r[LANE_ROWS];
-    for (int k = 0; k < LANE_ROWS; ++k)
-        r[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(row[k]), row[k + LANE_ROWS], 1);
-    transpose_lanes(r, LANE_ROWS, ES);
+    transpose_rows(row, r);
     for (size_t k = 0; k < nc; ++k) store_row_part(d + k * ds, r[k], nr);
 }
+
+#if ES < 4
+/* Two problems of nr <= LANE_ROWS rows and nc <= TILE_C columns in one tile, a lane each (the
+ * walk's RL_PAIRED_PARTS): oihw -> OIhw4i16o4i s8 transposes 16 x 9 bytes per output channel,
+ * half a 32-row tile. */
+#define RL_PAIRED_PARTS 1
+static __attribute__((noinline)) void tile_part_pair(const uint8_t *sa, const uint8_t *sb,
+                                                     size_t ss, uint8_t *da, uint8_t *db, size_t ds,
+                                                     size_t nr, size_t nc) {
+    __m128i row[TILE_R];
+    for (size_t i = 0; i < LANE_ROWS; ++i) {
+        const size_t room = (nr - 1 - i) * ss + nc * ES;
+        row[i] = i < nr ? load_row_part(sa + i * ss, nc, room) : _mm_setzero_si128();
+        row[LANE_ROWS + i] = i < nr ? load_row_part(sb + i * ss, nc, room) : _mm_setzero_si128();
+    }
+    __m256i r[LANE_ROWS];
+    transpose_rows(row, r);
+    for (size_t k = 0; k < nc; ++k) {
+        store_row_part(da + k * ds, r[k], nr);
+        store_row_part(db + k * ds, _mm256_castsi128_si256(_mm256_extracti128_si256(r[k], 1)), nr);
+    }
+}
+#endif
 
 /* ---- zip: r = 2..4 source rows -> one interleaved destination stream ---------------------- */
 

@@ -27,6 +27,8 @@
  *                     destination lines are 64-byte aligned, runs a strip of TILE_R / 2 ..
  *                     TILE_R - 1 rows as half tiles first, and has the last strip of a
  *                     transpose with `pad` write its zeros with its data, as whole rows
+ *   RL_PAIRED_PARTS optional, 1: tile_part_pair(sa, sb, ss, da, db, ds, nr, nc) transposes two
+ *                     problems of nr <= TILE_R / 2 rows in one tile (a lane each: AVX2 x8, x16)
  *   RL_INLINE       its always-inline storage class
  * and gets transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride,
  * pad, stream), the kernel's body, and RL_TRANSPOSE_KERNEL(name), its entry. */
@@ -58,6 +60,9 @@ static void zero_rows(size_t n, uint8_t *d, size_t ds, size_t bytes) {
 #endif
 #ifndef RL_ALIGNED_STREAMS
 #define RL_ALIGNED_STREAMS 0
+#endif
+#ifndef RL_PAIRED_PARTS
+#define RL_PAIRED_PARTS 0
 #endif
 
 /* Source columns per block: few enough that the destination rows of one block do not
@@ -179,6 +184,23 @@ static __attribute__((noinline)) size_t tiles(size_t rows, size_t cols, const ui
 }
 
 #else
+#if RL_PAIRED_PARTS
+/* A problem of at most half a tile's rows (s8 oihw -> OIhw16i16o: 16 x 144 per output-channel
+ * block) as pairs of column blocks, a lane each, then the last block or two alone. A function
+ * of its own: inside the walk, its loop slowed the walk's own partial tiles (24 rows) by a
+ * sixth. */
+static __attribute__((noinline)) void paired_columns(size_t rows, size_t cols, const uint8_t *s,
+                                                     size_t ss, uint8_t *d, size_t ds) {
+    size_t j = 0;
+    for (; j + 2 * TILE_C <= cols; j += 2 * TILE_C)
+        tile_part_pair(s + j * ES, s + (j + TILE_C) * ES, ss, d + j * ds, d + (j + TILE_C) * ds, ds,
+                       rows, TILE_C);
+    for (; j < cols; j += TILE_C)
+        tile_part(s + j * ES, ss, d + j * ds, ds, rows, cols - j < TILE_C ? cols - j : TILE_C);
+}
+#else
+#define paired_columns(rows, cols, s, ss, d, ds) assert(0)
+#endif
 /* t (1 or 2) tiles stacked vertically across source columns [j0, je): two stacked tiles
  * write whole 64-byte destination lines. */
 RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, uint8_t *d,
@@ -199,6 +221,10 @@ RL_INLINE void strip(int t, size_t j0, size_t je, const uint8_t *s, size_t ss, u
 static __attribute__((noinline)) size_t tiles(size_t rows, size_t cols, const uint8_t *s, size_t ss,
                                               uint8_t *d, size_t ds, size_t pad, bool stream) {
     (void)stream, (void)pad;
+    if (RL_PAIRED_PARTS && rows <= TILE_R / 2 && cols >= 2 * TILE_C) {
+        paired_columns(rows, cols, s, ss, d, ds);
+        return 0;
+    }
     if (rows < TILE_R || cols < TILE_C) {
         for (size_t i = 0; i < rows; i += TILE_R)
             for (size_t j = 0; j < cols; j += TILE_C)
@@ -427,10 +453,19 @@ RL_INLINE void transpose_any(size_t n, size_t rows, size_t cols, const void *src
     }
 #endif
     /* Problems within one partial register tile (oihw -> IOhw16o16i: 16 x 9 per output
-     * channel) are the tile walk's single tile_part each, without the walk around it. */
+     * channel) are the tile walk's single tile_part each, without the walk around it; where
+     * the file pairs them (RL_PAIRED_PARTS: a tile of two lanes), two of at most half its
+     * rows per tile. */
     if (rows <= TILE_R && cols <= TILE_C && (rows < TILE_R || cols < TILE_C) && rows > 1 &&
         cols > 1 && pad == 0) {
-        for (size_t b = 0; b < n; ++b)
+        size_t b = 0;
+#if RL_PAIRED_PARTS
+        for (; rows <= TILE_R / 2 && b + 1 < n; b += 2)
+            tile_part_pair(s + (ptrdiff_t)b * src_step, s + (ptrdiff_t)(b + 1) * src_step,
+                           src_stride, d + (ptrdiff_t)b * dst_step,
+                           d + (ptrdiff_t)(b + 1) * dst_step, dst_stride, rows, cols);
+#endif
+        for (; b < n; ++b)
             tile_part(s + (ptrdiff_t)b * src_step, src_stride, d + (ptrdiff_t)b * dst_step,
                       dst_stride, rows, cols);
         return;
