@@ -220,32 +220,29 @@ static bool weave_roles(const rl_plan_region_t *r, const rl_plan_t *p, int runs,
  * 8 or more runs side by side (K2) that make a cache line or more, transposes of 16 or more
  * rows (K3 x K0; 8 where the tile goes by zips), and a tile that fits the stage in both types
  * (OIhw4i4o, 4 runs of 4 per line, OIhw2i8o4i s8, 32 bytes, and bf16, 8-row transposes,
- * measured slower woven). Not with the sum post-op, which
- * would read the destination in the stage. The nodes are reordered: the rest, then K3 (role
- * 3, a size-1 stand-in where there is none), K2 (role 2), K1 (role 1), K0 (role 0). Returns
- * the kind, or RL_PK_COUNT. */
+ * measured slower woven). Not with the sum post-op, which would read the destination in the
+ * stage. The nodes are reordered: the rest, then K3 (role 3, a size-1 stand-in where there is
+ * none), K2 (role 2), K1 (role 1), K0 (role 0). Returns the kind, or RL_PK_COUNT. */
 static rl_plan_kernel_t try_weave(rl_plan_region_t *r, const rl_plan_t *p, const rl_problem_t *e) {
     int role[4], runs = 1;
     if (!p->runs.fn || e->has_sum || r->nnodes + 1 > RL_PLAN_MAX_NODES) return RL_PK_COUNT;
     if (!weave_roles(r, p, runs, role) && !weave_roles(r, p, runs = 0, role)) return RL_PK_COUNT;
+    const int other = 1 - runs;
     const rl_plan_node_t k0 = r->node[role[0]], k1 = r->node[role[1]], kc = r->node[role[2]];
     rl_plan_node_t kh = {1, {0, 0}, {0}};
-    kh.s[1 - runs] = k0.n * k0.s[1 - runs];
+    kh.s[other] = k0.n * k0.s[other];
     if (role[3] >= 0) kh = r->node[role[3]];
-    const rl_dim_t es = (rl_dim_t)(p->src_es > p->dst_es ? p->src_es : p->dst_es);
-    const rl_dim_t group = kc.n * k0.n * (rl_dim_t)(runs ? p->dst_es : p->src_es);
+    const rl_dim_t ses = (rl_dim_t)p->src_es, des = (rl_dim_t)p->dst_es, es = ses > des ? ses : des;
+    const rl_dim_t group = kc.n * k0.n * (runs ? des : ses);
     /* zips: a pure move of 2 to 4 elements a run, 8 bytes or more, whose other side has the
      * tile's K3 x K0 x K1 elements back to back, and whose zipped rows (K2's elements) fill a
      * 32-byte vector (shorter ones zip element by element on AVX2) */
-    const int other = 1 - runs;
-    const rl_dim_t ses = (rl_dim_t)p->src_es;
-    r->zips = !p->convert && k0.n <= 4 && k0.n * ses >= 8 && kc.n * ses >= 32 &&
-              k0.s[other] == k1.n && kh.s[other] == k0.n * k1.n;
-    if (kc.n < 8 || group < 64 || kh.n * k0.n < (r->zips ? 8 : 16) ||
-        kc.n * k1.n * kh.n * k0.n * es > RL_PLAN_STAGE_BYTES) {
-        r->zips = false;
+    const bool zips = !p->convert && k0.n <= 4 && k0.n * ses >= 8 && kc.n * ses >= 32 &&
+                      k0.s[other] == k1.n && kh.s[other] == k0.n * k1.n;
+    if (kc.n < 8 || group < 64 || kh.n * k0.n < (zips ? 8 : 16) ||
+        kc.n * k1.n * kh.n * k0.n * es > RL_PLAN_STAGE_BYTES)
         return RL_PK_COUNT;
-    }
+    r->zips = zips;
     rl_plan_node_t rest[RL_PLAN_MAX_NODES];
     int n = 0;
     for (int t = 0; t < r->nnodes; ++t)
