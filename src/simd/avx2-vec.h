@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 #include "avx2-partial.h"
-#define RL_VF_QUOT rl_avx2_quot
+#define RL_VF_QUOT      rl_avx2_quot
+#define RL_VF_QUOT_PAYS rl_quot_pays__avx2
 #include "vec-ops.h"
 
 #define RL_VF_ISA    avx2

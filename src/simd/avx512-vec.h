@@ -11,7 +11,8 @@
 
 typedef __mmask16 rl_lanes;
 #define RL_LANES_ALL ((__mmask16)0xffff)
-#define RL_VF_QUOT   rl_avx512_quot
+#define RL_VF_QUOT      rl_avx512_quot
+#define RL_VF_QUOT_PAYS rl_quot_pays__avx512
 #include "vec-ops.h"
 
 #define RL_VF_ISA    avx512

@@ -46,6 +46,16 @@
 #define RL_VF_QUOT(x, d, r) ((void)(r), rl_vf_div(x, d))
 #endif
 #define rl_vf_quot(x, d, r) RL_VF_QUOT(x, d, r)
+/* Whether rl_vf_quot runs faster than the division on this CPU. An ISA that binds RL_VF_QUOT
+ * binds RL_VF_QUOT_PAYS to the function that times both once (cvt/quot-walk.h); the others
+ * divide anyway. */
+#ifdef RL_VF_QUOT_PAYS
+#include <stdbool.h>
+bool RL_VF_QUOT_PAYS(void);
+#define rl_vf_quot_pays() RL_VF_QUOT_PAYS()
+#else
+#define rl_vf_quot_pays() false
+#endif
 /* x / d: through the reciprocal r where `quot` says the caller checked it moderate, else by a
  * division. r is evaluated only then (a load from a table that may be absent). */
 #define rl_vf_div_or_quot(x, d, quot, r) ((quot) ? rl_vf_quot(x, d, r) : rl_vf_div(x, d))

@@ -263,8 +263,12 @@ static void run_to(const to_kernel_t *k, rl_cvt_to_f32_fn twin, const void *data
 }
 
 /* Runs kernel and twin on n f32 (from `data`) into a destination holding `old` (dst_old). */
+/* The steps every from-f32 run must have (main's --from-f32: the destination scale). */
+static unsigned ops_must;
+
 static void run_from(const from_kernel_t *k, rl_cvt_from_f32_fn twin, const float *data,
                      const void *old, size_t n, size_t mis, const rl_cvt_params_t *p, stats_t *st) {
+    if ((p->ops & ops_must) != ops_must) return;
     const size_t des = tu_dt_size(k->dt), pre = mis * des, total = pre + n * des + GUARD(mis);
     float *sbuf = (float *)tu_alloc((mis + n) * 4);
     unsigned char *a = (unsigned char *)tu_alloc(total), *b = (unsigned char *)tu_alloc(total);
@@ -432,7 +436,11 @@ static void test_from(const from_kernel_t *k, rl_cvt_from_f32_fn twin) {
            rl_isa_name(k->isa), st.runs, st.elems, st.bad);
 }
 
-int main(void) {
+/* --from-f32: only the conversions from f32 with a destination scale, the ones that divide
+ * (a copy of the test that sets RL_QUOT, src/simd/cvt/quot-walk.h). */
+int main(int argc, char **argv) {
+    const bool from_only = argc > 1 && strcmp(argv[1], "--from-f32") == 0;
+    ops_must = from_only ? RL_CVT_DST_SCALE : 0u;
     tu_rng_init(&rng, tu_seed(0xc0417c0ffeeull));
     const rl_isa_t level = rl_cpu_isa_effective();
     printf("kernels_cvt: ISA level %s\n", rl_isa_name(level));
@@ -449,7 +457,7 @@ int main(void) {
             if (to_kernels[j].isa == RL_ISA_SCALAR && to_kernels[j].dt == k->dt)
                 twin = to_kernels[j].fn;
         if (!CHECK_MSG(twin != NULL, "%s has no scalar twin", k->name)) continue;
-        if (k->isa > level) continue;
+        if (k->isa > level || from_only) continue;
         test_to(k, twin);
     }
     for (size_t i = 0; i < NKERN(from_kernels); i++) {

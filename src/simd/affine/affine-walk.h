@@ -52,7 +52,7 @@ RL_INLINE size_t affine_vectors(unsigned key, size_t n, const char *x, size_t es
 RL_INLINE void affine_run(size_t n, const char *x, size_t es, rl_cvt_load_fn load, float *y,
                           unsigned ops, const float *szp, const float *ssc, const float *dsc,
                           const float *rcp, const float *dzp) {
-    const bool quot = rcp != NULL && (ops & RL_CVT_DST_SCALE);
+    const bool quot = rcp != NULL && (ops & RL_CVT_DST_SCALE) && rl_vf_quot_pays();
     const unsigned key = (ops & AFFINE_OPS) | (quot ? AFFINE_QUOT : 0u);
     size_t i = 0;
     /* the destination part of the key here, the source part by kernels.h's switch: both

@@ -7,3 +7,5 @@
 #include "cvt-walk.h"
 
 RL_CVT_FROM_F32_KERNELS
+
+#include "quot-walk.h"
