@@ -285,6 +285,13 @@ static void ring_row(const job_t *job, float *w, rl_dim_t *tags, const float **r
         }
         rows[k] = r;
     }
+    if (!rs->vfirst && rs->kv == 1 && rs->vw[p->orow] == 1.0f) {
+        /* one vertical tap of weight 1 (nearest, or linear on a source row): its product
+         * would keep every value of the horizontal row, already a product itself (no
+         * signalling NaN to quiet), so that row is the output row */
+        store_row(job, p, rows[0]);
+        return;
+    }
     float *out = w + rs->out_at, *sum = rs->vfirst ? w + rs->tmp_at : out;
     const size_t len = (size_t)(rs->vfirst ? rs->vlen : t->len);
     rs->v(len, (size_t)rs->kv, rows, rs->vw + p->orow * rs->kv, sum);
