@@ -5,9 +5,10 @@
  * depends on the CPU: the division runs in its own unit beside the rest of the pipeline, at
  * one vector per 3.5 cycles on an AMD Zen 3 and per 5-10 on recent Intel cores, while the
  * quotient's operations share the ports with the rest (docs/performance.md has both machines'
- * figures). So it is timed, once per ISA, the first time a kernel asks: the f32 -> s8 store
- * pipeline (load, quotient, zero point, round, saturate, pack, store) over 4 KiB that stay in
- * L1, each way in turn QUOT_TRIALS times, the fastest of each compared. RL_QUOT=quot or
+ * figures). So it is timed, once per ISA, the first time a kernel asks (by that thread; others
+ * asking meanwhile take the product): the f32 -> s8 store pipeline (load, quotient, zero
+ * point, round, saturate, pack, store) over 4 KiB that stay in L1, each way in turn
+ * QUOT_TRIALS times, the fastest of each compared. RL_QUOT=quot or
  * RL_QUOT=div in the environment decides instead: the tests run both. A from-f32 conversion
  * file of an ISA that binds RL_VF_QUOT includes its ISA header, cvt-walk.h, then this. */
 #ifndef RL_SIMD_CVT_QUOT_WALK_H
@@ -59,21 +60,25 @@ static bool quot_timed_faster(void) {
     return best[1] < best[0];
 }
 
-/* 0: not known yet; 1: the quotient pays; 2: it does not. */
+/* 0: not known yet; 1: the quotient pays; 2: it does not; 3: being timed. */
 static atomic_int quot_pays_state;
 
+/* The verdict: RL_QUOT's, else the timing's. */
+static int quot_verdict(void) {
+    const char *env = getenv("RL_QUOT");
+    if (env && strcmp(env, "quot") == 0) return 1;
+    if (env && strcmp(env, "div") == 0) return 2;
+    return quot_timed_faster() ? 1 : 2;
+}
+
+/* One thread times; others that ask meanwhile take the quotient (the same bits). */
 bool RL_VF_QUOT_PAYS(void) {
     int s = atomic_load_explicit(&quot_pays_state, memory_order_relaxed);
-    if (s != 0) return s == 1;
-    const char *env = getenv("RL_QUOT");
-    if (env && strcmp(env, "quot") == 0)
-        s = 1;
-    else if (env && strcmp(env, "div") == 0)
-        s = 2;
-    else
-        s = quot_timed_faster() ? 1 : 2;
-    atomic_store_explicit(&quot_pays_state, s, memory_order_relaxed);
-    return s == 1;
+    if (s == 0 && atomic_compare_exchange_strong(&quot_pays_state, &s, 3)) {
+        s = quot_verdict();
+        atomic_store_explicit(&quot_pays_state, s, memory_order_relaxed);
+    }
+    return s != 2;
 }
 
 #endif
