@@ -53,8 +53,18 @@ DEFINE_RESAMPLE_H(u8)
 #include "resample-v-walk.h"
 
 typedef __m256i rl_vi;
+/* The dwords at src + o[0..7]: eight loads and inserts, no gather, as for the tap pairs below:
+ * an AMD Zen 3 decodes vpgatherdd from microcode and runs about one element per cycle with
+ * little overlap, and the loads made the single-tap pass (nearest) faster there
+ * (docs/performance.md); loads also cost the same on every CPU, where gathers vary with the
+ * microcode (Intel's Downfall mitigation slows them on the cores it patches). */
+RL_INLINE __m256i load_dwords(const char *src, const int32_t *o) {
+    int d[8];
+    for (int i = 0; i < 8; ++i) memcpy(&d[i], src + o[i], sizeof d[i]);
+    return _mm256_setr_epi32(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+}
 RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
-    if (m == RL_LANES_ALL) return gather(src, poff);
+    if (m == RL_LANES_ALL) return load_dwords(src, poff);
     const __m256i o = rl_avx2_load_partial(poff, 4 * m);
     const __m256i on = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m),
                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
