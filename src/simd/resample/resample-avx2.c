@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Resampling kernels (kernels.h: rl_resample_h_fn here, rl_resample_v_fn from resample-v-walk.h),
  * AVX2: 8 outputs per vector, taps in order (mul, then add: the scalar twin's bits). The horizontal
- * pass gathers each tap's 8 source elements with vpgatherdd at their byte offsets and widens them
- * in the register (a dword read at a u8/s8/bf16 element's offset takes up to 3 bytes after it,
- * which the caller keeps inside the source); the last n % 8 outputs go through the scalar twin. */
+ * pass loads each tap's 8 source elements as dwords at their byte offsets, one by one (see
+ * load_dwords below: no vpgatherdd), and widens them in the register (a dword read at a
+ * u8/s8/bf16 element's offset takes up to 3 bytes after it, which the caller keeps inside the
+ * source); the last n % 8 outputs go through the scalar twin. */
 #include "kernels.h"
 
 #include <immintrin.h>
 #include <string.h>
 
-static inline __m256i gather(const void *src, const int32_t *off) {
-    const __m256i o = _mm256_loadu_si256((const __m256i *)(const void *)off);
-    return _mm256_i32gather_epi32((const int *)src, o, 1);
+/* The dwords at src + o[0..7]: eight loads and inserts, no gather. An AMD Zen 3 decodes
+ * vpgatherdd from microcode and runs about one element per cycle with little overlap: the
+ * loads made every pass that gathered faster there (docs/performance.md); and they cost
+ * alike on every CPU, where a gather's cost varies with the microcode (Intel's Downfall
+ * mitigation slows it on the cores it patches). */
+static inline __m256i load_dwords(const void *src, const int32_t *o) {
+    int d[8];
+    for (int i = 0; i < 8; ++i) memcpy(&d[i], (const char *)src + o[i], sizeof d[i]);
+    return _mm256_setr_epi32(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
 }
 
 /* The dword at each element's offset, as the source type's value in f32 (exact). */
@@ -30,10 +37,10 @@ static inline __m256 widen_bf16(__m256i v) { return _mm256_castsi256_ps(_mm256_s
         size_t j = 0;                                                                              \
         for (; j + 8 <= n; j += 8) {                                                               \
             __m256 acc =                                                                           \
-                _mm256_mul_ps(_mm256_loadu_ps(w + j), widen_##name(gather(src, off + j)));         \
+                _mm256_mul_ps(_mm256_loadu_ps(w + j), widen_##name(load_dwords(src, off + j)));    \
             for (size_t t = 1; t < k; ++t) {                                                       \
                 const size_t at = t * kstride + j;                                                 \
-                const __m256 x = widen_##name(gather(src, off + at));                              \
+                const __m256 x = widen_##name(load_dwords(src, off + at));                         \
                 acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(w + at), x));               \
             }                                                                                      \
             _mm256_storeu_ps(dst + j, acc);                                                        \
@@ -53,21 +60,11 @@ DEFINE_RESAMPLE_H(u8)
 #include "resample-v-walk.h"
 
 typedef __m256i rl_vi;
-/* The dwords at src + o[0..7]: eight loads and inserts, no gather, as for the tap pairs below:
- * an AMD Zen 3 decodes vpgatherdd from microcode and runs about one element per cycle with
- * little overlap, and the loads made the single-tap pass (nearest) faster there
- * (docs/performance.md); loads also cost the same on every CPU, where gathers vary with the
- * microcode (Intel's Downfall mitigation slows them on the cores it patches). */
-RL_INLINE __m256i load_dwords(const char *src, const int32_t *o) {
-    int d[8];
-    for (int i = 0; i < 8; ++i) memcpy(&d[i], src + o[i], sizeof d[i]);
-    return _mm256_setr_epi32(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
-}
 RL_INLINE rl_vi rl_px_gather(const void *src, const int32_t *poff, rl_lanes m) {
     if (m == RL_LANES_ALL) return load_dwords(src, poff);
     const __m256i o = rl_avx2_load_partial(poff, 4 * m);
-    const __m256i on = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m),
-                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i on =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)m), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)src, o, on, 1);
 }
 /* byte c of each dword to its low byte (zeros above) or its high byte (then shifted down
