@@ -94,6 +94,8 @@ RL_INLINE void transpose_rows(const __m128i *row, __m256i *r) {
     transpose_lanes(r, LANE_ROWS, ES);
 }
 
+RL_INLINE __m128i lo128(__m256i v) { return _mm256_castsi256_si128(v); }
+
 /* The same as tile for the first nr <= TILE_R rows and nc <= TILE_C columns only. Dword rows
  * are one vmaskmov each, small enough to inline; narrower rows take several pieces each. */
 #if ES == 4
@@ -108,7 +110,10 @@ tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr, size_t 
                         : _mm_setzero_si128();
     __m256i r[LANE_ROWS];
     transpose_rows(row, r);
-    for (size_t k = 0; k < nc; ++k) store_row_part(d + k * ds, r[k], nr);
+    size_t k = 0;
+    if (short_rows_back_to_back(ds, nr))
+        for (; (nc - k) * ds >= 16; ++k) _mm_storeu_si128((__m128i *)(d + k * ds), lo128(r[k]));
+    for (; k < nc; ++k) store_row_part(d + k * ds, r[k], nr);
 }
 
 #if ES < 4
@@ -127,7 +132,13 @@ static __attribute__((noinline)) void tile_part_pair(const uint8_t *sa, const ui
     }
     __m256i r[LANE_ROWS];
     transpose_rows(row, r);
-    for (size_t k = 0; k < nc; ++k) {
+    size_t k = 0;
+    if (short_rows_back_to_back(ds, nr))
+        for (; (nc - k) * ds >= 16; ++k) {
+            _mm_storeu_si128((__m128i *)(da + k * ds), lo128(r[k]));
+            _mm_storeu_si128((__m128i *)(db + k * ds), _mm256_extracti128_si256(r[k], 1));
+        }
+    for (; k < nc; ++k) {
         store_row_part(da + k * ds, r[k], nr);
         store_row_part(db + k * ds, _mm256_castsi128_si256(_mm256_extracti128_si256(r[k], 1)), nr);
     }

@@ -77,6 +77,7 @@ RL_INLINE v128_t load_row_part(const uint8_t *p, size_t nc, size_t room) {
     return room >= 16 ? wasm_v128_load(p) : rl_wasm_load_partial(p, nc * ES);
 }
 
+
 /* The same for the first nr <= TILE_R rows and nc <= TILE_C columns only: a square transpose
  * for each half of the rows that has any. */
 static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
@@ -89,7 +90,10 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
                                          (nr - 1 - LANE_ROWS * h - i) * ss + nc * ES)
                          : wasm_i64x2_splat(0);
         transpose_lanes(r, LANE_ROWS, ES);
-        for (size_t k = 0; k < nc; ++k) rl_wasm_store_partial(d + k * ds + 16 * h, r[k], n * ES);
+        size_t k = 0;
+        if (nr <= LANE_ROWS && short_rows_back_to_back(ds, nr))
+            for (; (nc - k) * ds >= 16; ++k) wasm_v128_store(d + k * ds, r[k]);
+        for (; k < nc; ++k) rl_wasm_store_partial(d + k * ds + 16 * h, r[k], n * ES);
     }
 }
 
