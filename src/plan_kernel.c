@@ -397,9 +397,11 @@ static rl_plan_kernel_t stages_runs(const rl_plan_region_t *r, const rl_plan_t *
     const bool cols = k2->s[0] == k1->n && ragged(k1->n, p) && k0->n * es <= RUNS_MAX_BYTES;
     const bool rows =
         !p->convert && k2->s[1] == k0->n && ragged(k0->n, p) && k1->n * es <= RUNS_MAX_BYTES;
-    /* both (8i8o with 3 x 3 pixels: runs of 8 and of 9): the side of the odd runs, which
-     * would fill no half tile either */
-    if (rows && (!cols || (k0->n * es % 32 != 0 && k1->n * es % 32 == 0)))
+    /* both (a weight format's 8 or 16 channels against its 3 x 3 pixels): the side of the odd
+     * runs, the pixels, which fill no tile row; the blocks' runs go by the transpose whole */
+    const bool odd0 = k0->n % 8 != 0, odd1 = k1->n % 8 != 0;
+    const bool bytes0 = k0->n * es % 32 != 0 && k1->n * es % 32 == 0;
+    if (rows && (!cols || (odd0 && !odd1) || (odd0 == odd1 && bytes0)))
         return RL_PK_RUNS_TRANSPOSE;
     return cols ? RL_PK_TRANSPOSE_RUNS : k;
 }
