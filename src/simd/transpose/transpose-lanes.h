@@ -112,12 +112,13 @@ RL_INLINE void transpose_lanes(vec_t *r, int rows, int bytes) {
     }
 }
 
-/* Whether destination rows of nr elements, ds bytes apart, are shorter than 16 bytes and lie
+/* Whether destination rows of nr bytes, ds bytes apart, are shorter than 16 bytes and lie
  * back to back: each row but the last few may then be stored as 16 whole bytes, the bytes past
  * it being the next rows', which are stored again after it (OIhw4i16o4i -> oihw s8 writes 16
- * rows of 9 bytes per output channel, 15 of them whole). */
+ * rows of 9 bytes per output channel, 15 of them whole). Bytes only: a weight format's rows of
+ * wider elements pass 16 bytes, and the check alone slowed the 16-bit tiles. */
 RL_INLINE bool short_rows_back_to_back(size_t ds, size_t nr) {
-    return ES < 4 && ds == nr * ES && ds < 16;
+    return ES == 1 && ds == nr && ds < 16;
 }
 
 #endif
