@@ -396,16 +396,15 @@ static rl_plan_kernel_t stages_runs(const rl_plan_region_t *r, const rl_plan_t *
     if (k0->n * k1->n * es > RL_PLAN_STAGE_BYTES) return k;
     /* a side's runs are odd when they fill no tile row (a weight format's 3 x 3 pixels, not
      * its blocks of 8 or 16 channels): the stage takes odd runs, or runs as long as the other
-     * side's, never a block's runs against pixels (s8 oihw -> OIhw16o16i ran 5x slower so) */
+     * side's, never a block's runs against pixels (s8 oihw -> OIhw16o16i ran slower so) */
     const bool odd0 = k0->n % 8 != 0, odd1 = k1->n % 8 != 0;
-    const bool cols = k2->s[0] == k1->n && ragged(k1->n, p) && k0->n * es <= RUNS_MAX_BYTES &&
-                      (odd1 || !odd0);
+    const bool cols =
+        k2->s[0] == k1->n && ragged(k1->n, p) && k0->n * es <= RUNS_MAX_BYTES && (odd1 || !odd0);
     const bool rows = !p->convert && k2->s[1] == k0->n && ragged(k0->n, p) &&
                       k1->n * es <= RUNS_MAX_BYTES && (odd0 || !odd1);
     /* both: the side of the odd runs, else of the runs that are not whole 32 bytes */
     const bool bytes0 = k0->n * es % 32 != 0 && k1->n * es % 32 == 0;
-    if (rows && (!cols || (odd0 && !odd1) || (odd0 == odd1 && bytes0)))
-        return RL_PK_RUNS_TRANSPOSE;
+    if (rows && (!cols || (odd0 && !odd1) || (odd0 == odd1 && bytes0))) return RL_PK_RUNS_TRANSPOSE;
     return cols ? RL_PK_TRANSPOSE_RUNS : k;
 }
 

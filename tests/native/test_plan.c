@@ -151,9 +151,10 @@ static void test_woven(void) {
     reorder_case("s8:oihw:32x32x3x3", "s8:OIhw16i16o:32x32x3x3",
                  "\n  [0] transpose+runs off=0/0 nodes(n:src/dst) 2:4608/4608 2:144/2304 16:9/16 "
                  "9:1/256 16:288/1");
-    reorder_case("s8:OIhw8i8o:16x16x3x3", "s8:oihw:16x16x3x3",
-                 "\n  [0] runs+transpose off=0/0 nodes(n:src/dst) 2:1152/1152 2:576/72 8:8/9 8:1/144 "
-                 "9:64/1");
+    reorder_case(
+        "s8:OIhw8i8o:16x16x3x3", "s8:oihw:16x16x3x3",
+        "\n  [0] runs+transpose off=0/0 nodes(n:src/dst) 2:1152/1152 2:576/72 8:8/9 8:1/144 "
+        "9:64/1");
     rl_primitive_t p = reorder_of("f32:oihw:32x32x3x3", "f32:OIhw4i4o:32x32x3x3");
     if (CHECK_MSG(p && p->impl->has_plan, "OIhw4i4o: no plan"))
         CHECK_MSG(p->impl->plan.regions[0].kernel == RL_PK_GATHER, "OIhw4i4o: kind %d",

@@ -77,7 +77,6 @@ RL_INLINE v128_t load_row_part(const uint8_t *p, size_t nc, size_t room) {
     return room >= 16 ? wasm_v128_load(p) : rl_wasm_load_partial(p, nc * ES);
 }
 
-
 /* The same for the first nr <= TILE_R rows and nc <= TILE_C columns only: a square transpose
  * for each half of the rows that has any. */
 static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds,
