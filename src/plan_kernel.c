@@ -395,8 +395,9 @@ static rl_plan_kernel_t stages_runs(const rl_plan_region_t *r, const rl_plan_t *
     const rl_dim_t es = (rl_dim_t)p->src_es;
     if (k0->n * k1->n * es > RL_PLAN_STAGE_BYTES) return k;
     /* a side's runs are odd when they fill no tile row (a weight format's 3 x 3 pixels, not
-     * its blocks of 8 or 16 channels): the stage takes odd runs, or runs as long as the other
-     * side's, never a block's runs against pixels (s8 oihw -> OIhw16o16i ran slower so) */
+     * its blocks of 8 or 16 channels): a side stages where its runs are odd or the other
+     * side's are not odd either, never a block's runs against pixels (s8 oihw -> OIhw16o16i
+     * ran slower so) */
     const bool odd0 = k0->n % 8 != 0, odd1 = k1->n % 8 != 0;
     const bool cols =
         k2->s[0] == k1->n && ragged(k1->n, p) && k0->n * es <= RUNS_MAX_BYTES && (odd1 || !odd0);

@@ -262,10 +262,10 @@ static void run_to(const to_kernel_t *k, rl_cvt_to_f32_fn twin, const void *data
     tu_free(init);
 }
 
-/* Runs kernel and twin on n f32 (from `data`) into a destination holding `old` (dst_old). */
 /* The steps every from-f32 run must have (main's --from-f32: the destination scale). */
 static unsigned ops_must;
 
+/* Runs kernel and twin on n f32 (from `data`) into a destination holding `old` (dst_old). */
 static void run_from(const from_kernel_t *k, rl_cvt_from_f32_fn twin, const float *data,
                      const void *old, size_t n, size_t mis, const rl_cvt_params_t *p, stats_t *st) {
     if ((p->ops & ops_must) != ops_must) return;

@@ -50,8 +50,9 @@ RL_INLINE size_t line_head(const void *dst, size_t es, size_t n) {
 }
 
 /* The pipeline's parameters as registers, the source steps' from zp and scale; dst_rcp, the
- * destination scale's reciprocal, for rl_vf_quot where `quot` (it is moderate, and the quotient
- * runs faster so on this CPU). */
+ * destination scale's reciprocal, for rl_vf_quot where `quot` (a destination scale divides, the
+ * reciprocal is moderate, and the quotient runs faster so on this CPU: asked only then, so a
+ * conversion without one neither calls out nor starts the timing). */
 typedef struct {
     rl_vf src_zp, src_scale, beta, dst_scale, dst_rcp, dst_zp;
     bool quot;
@@ -64,7 +65,7 @@ RL_INLINE regs_t regs(const rl_cvt_params_t *p, float zp, float scale) {
                     rl_vf_splat(p->dst_scale),
                     rl_vf_splat(rcp),
                     rl_vf_splat(p->dst_zp),
-                    rl_quot_moderate(rcp) && rl_vf_quot_pays()};
+                    (p->ops & RL_CVT_DST_SCALE) && rl_quot_moderate(rcp) && rl_vf_quot_pays()};
 }
 
 /* The source steps (k: the ops, a constant; from_f32 sets both or neither). */
