@@ -330,8 +330,9 @@ static void choose_kernels(rl_plan_t *p, const rl_problem_t *e, rl_isa_t isa) {
     p->fold = t->fold[rl_log2_size(p->src_es)];
     /* a fold into destination rows writes their lines out of order: where those lines come
      * from past the L2, their reads for ownership wait in the store buffer, while the staged
-     * path's writes in destination order keep the prefetchers ahead (docs/tuning.md) */
-    p->fold_put = p->fold.fn && !p->convert && 2 * bytes <= rl_cpu_l2_size();
+     * path's writes in destination order keep the prefetchers ahead (docs/tuning.md). Not for
+     * bytes: their staged path moves each 8- or 16-byte row alone, slower at every size. */
+    p->fold_put = p->fold.fn && !p->convert && (2 * bytes <= rl_cpu_l2_size() || p->src_es == 1);
     p->gather = t->gather[rl_log2_size(p->src_es)];
     p->to_f32 = t->to_f32[p->src_dt];
     p->from_f32 = t->from_f32[p->dst_dt];

@@ -5,10 +5,11 @@
  * m, n1 and n2 around the register tile (1..40 elements per folded row, 1..20 rows per fold,
  * 1..5 folds), the folded rows apart by random gaps with either step the smaller one, plain
  * rows with padded strides, and the weight formats the plan sends (8 x 8 x 9, 16 x 16 x 9,
- * 8 x 8 x 25). Source buffers are exactly sized (ASan sees an over-read); every destination
- * byte that is not an element, and guards around the buffer, must come back unchanged.
- * There is no scalar twin (the scalar level stages through the run-copy kernel), so a build
- * or cap without a vector fold kernel checks nothing and passes.
+ * 8 x 8 x 25), and folds of more rows than a kernel lays out at once (up to 360). Source buffers
+ * are exactly sized (ASan sees an over-read); every destination byte that is not an element, and
+ * guards around the buffer, must come back unchanged. There is no scalar twin (the scalar level
+ * stages through the run-copy kernel), so a build or cap without a vector fold kernel checks
+ * nothing and passes.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -94,6 +95,9 @@ int main(void) {
             check(k, &rng, 8, 8, 9, dir);   /* OIhw8i8o 3x3 */
             check(k, &rng, 16, 16, 9, dir); /* OIhw16i16o 3x3 */
             check(k, &rng, 8, 8, 25, dir);  /* OIhw8i8o 5x5 */
+            check(k, &rng, 8, 40, 9, dir);  /* past a kernel's chunk of folded rows */
+            check(k, &rng, 5, 31, 11, dir);
+            check(k, &rng, 24, 13, 25, dir);
         }
         printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");
     }
