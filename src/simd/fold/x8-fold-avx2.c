@@ -4,7 +4,8 @@
  * OIhw8i8o: 8 rows of 72 bytes to 72 rows of 8 bytes, 8 and 64 bytes apart) instead of a
  * staging buffer that the run-copy kernel then moves. Strips of up to 8 elements of the folded
  * rows go by qwords, two folded rows per lane of a register; wider strips by 16-row
- * transposes, a folded row per lane. Tails: partial moves (avx2-partial.h). */
+ * transposes, a folded row per lane. Tails: partial moves (avx2-partial.h). The walk around
+ * the tiles: fold-walk.h. */
 #define ES 1 /* transpose-lanes.h's element size; the unpacks below name their own */
 
 #include <immintrin.h>
@@ -20,33 +21,17 @@ typedef __m256i vec_t;
 #include "transpose/transpose-lanes.h"
 RL_X86_UNPACK(_mm256, __m256i)
 
-enum {
-    COLS = 32,   /* plain columns, folded rows, per tile */
-    CHUNK = 256, /* folded rows whose offsets are laid out at once */
-};
-
-/* The offsets of folded rows j0 .. j0 + n - 1, row (b, a) = j at b step2 + a step1: a loop per
- * fold, whose exit a predictor learns, rather than a test per row. */
-static void fold_offsets(size_t j0, size_t n, size_t n1, ptrdiff_t step2, ptrdiff_t step1,
-                         ptrdiff_t *off) {
-    size_t b = j0 / n1, a = j0 % n1, k = 0;
-    while (k < n) {
-        const ptrdiff_t base = (ptrdiff_t)b * step2;
-        const size_t end = n1 - a < n - k ? n1 - a : n - k;
-        for (size_t e = 0; e < end; ++e) off[k + e] = base + (ptrdiff_t)(a + e) * step1;
-        k += end, a = 0, ++b;
-    }
-}
+enum { FOLD_ROWS = 16, FOLD_COLS = 32 }; /* a tile: elements of a folded row x folded rows */
 
 RL_INLINE __m128i lo128(__m256i v) { return _mm256_castsi256_si128(v); }
 RL_INLINE __m128i hi128(__m256i v) { return _mm256_extracti128_si256(v, 1); }
 
 /* The first nb <= 32 bytes of a plain row (nothing past them read). */
 RL_INLINE __m256i load_plain(const uint8_t *p, size_t nb) {
-    return nb == COLS ? _mm256_loadu_si256((const __m256i *)p) : rl_avx2_load_partial(p, nb);
+    return nb == FOLD_COLS ? _mm256_loadu_si256((const __m256i *)p) : rl_avx2_load_partial(p, nb);
 }
 RL_INLINE void store_plain(uint8_t *p, __m256i v, size_t nb) {
-    if (nb == COLS)
+    if (nb == FOLD_COLS)
         _mm256_storeu_si256((__m256i *)p, v);
     else
         rl_avx2_store_partial(p, v, nb);
@@ -75,7 +60,7 @@ RL_INLINE void put8(const uint8_t *s, size_t ss, uint8_t *d, const ptrdiff_t *of
     __m256i r[8];
     load_rows(r, 8, s, ss, ni, nj);
     transpose_lanes(r, 8, 1);
-    if (ni == 8 && nj == COLS) {
+    if (ni == 8 && nj == FOLD_COLS) {
         RL_UNROLL_ALL
         for (int q = 0; q < 8; ++q) {
             const __m128i a = lo128(r[q]), b = hi128(r[q]);
@@ -146,13 +131,11 @@ RL_INLINE void get16(const uint8_t *s, const ptrdiff_t *off, uint8_t *d, size_t 
     for (size_t i = 0; i < ni; ++i) store_plain(d + i * ds, r[i], nj);
 }
 
-/* One tile: ni <= 16 elements of the folded rows from i0, nj <= 32 plain columns from j0 (its
- * folded rows at off[]). */
-RL_INLINE void fold_tile(const void *src, void *dst, size_t stride, bool fold_dst, size_t i0,
-                         size_t j0, size_t ni, size_t nj, const ptrdiff_t *off) {
+/* One tile (fold-walk.h): ni <= 16 elements of nj <= 32 folded rows at off[] from s or d,
+ * against ni plain rows of nj elements. */
+RL_INLINE void fold_tile(bool fold_dst, const uint8_t *s, uint8_t *d, size_t stride,
+                         const ptrdiff_t *off, size_t ni, size_t nj) {
     if (fold_dst) {
-        const uint8_t *s = (const uint8_t *)src + i0 * stride + j0;
-        uint8_t *d = (uint8_t *)dst + i0;
         if (ni == 8)
             put8(s, stride, d, off, 8, nj);
         else if (ni < 8)
@@ -162,8 +145,6 @@ RL_INLINE void fold_tile(const void *src, void *dst, size_t stride, bool fold_ds
         else
             put16(s, stride, d, off, ni, nj);
     } else {
-        const uint8_t *s = (const uint8_t *)src + i0;
-        uint8_t *d = (uint8_t *)dst + i0 * stride + j0;
         if (ni == 8)
             get8(s, off, d, stride, 8, nj);
         else if (ni < 8)
@@ -175,27 +156,6 @@ RL_INLINE void fold_tile(const void *src, void *dst, size_t stride, bool fold_ds
     }
 }
 
-/* Chunks of up to CHUNK folded rows, their offsets laid out once; in each, strips of up to 16
- * elements of the folded rows (the last of 8 or fewer by qwords), each swept along the chunk
- * in whole tiles of 32, the last overlapping the one before (it moves the same bytes again);
- * a chunk of fewer than 32 is one partial tile. */
-void rl_x8_fold__avx2(RL_FOLD_PARAMS) {
-    const size_t cols = n2 * n1;
-    ptrdiff_t off[CHUNK];
-    for (size_t c0 = 0; c0 < cols; c0 += CHUNK) {
-        const size_t nc = cols - c0 < CHUNK ? cols - c0 : CHUNK;
-        fold_offsets(c0, nc, n1, step2, step1, off);
-        for (size_t i0 = 0; i0 < m; i0 += 16) {
-            const size_t ni = m - i0 < 16 ? m - i0 : 16;
-            if (nc < COLS) {
-                fold_tile(src, dst, stride, fold_dst, i0, c0, ni, nc, off);
-                continue;
-            }
-            for (size_t j = 0;; j += COLS) {
-                if (j > nc - COLS) j = nc - COLS;
-                fold_tile(src, dst, stride, fold_dst, i0, c0 + j, ni, COLS, off + j);
-                if (j == nc - COLS) break;
-            }
-        }
-    }
-}
+#include "fold-walk.h"
+
+RL_FOLD_KERNEL(rl_x8_fold__avx2)
