@@ -34,13 +34,18 @@ static void fold_offsets(size_t j0, size_t n, size_t n1, ptrdiff_t step2, ptrdif
     }
 }
 
-/* The tile at element i0 of folded rows j0 .. (their offsets at off). */
+/* The tile at element i0 of folded rows j0 .. (their offsets at off), its strip height a
+ * constant where it is a whole or a half strip (the tiles' loops then unroll). */
 RL_INLINE void tile_at(bool fold_dst, const uint8_t *src, uint8_t *dst, size_t stride, size_t i0,
                        size_t j0, const ptrdiff_t *off, size_t ni, size_t nj) {
-    if (fold_dst)
-        fold_tile(true, src + i0 * stride + j0 * ES, dst + i0 * ES, stride, off, ni, nj);
+    const uint8_t *s = fold_dst ? src + i0 * stride + j0 * ES : src + i0 * ES;
+    uint8_t *d = fold_dst ? dst + i0 * ES : dst + i0 * stride + j0 * ES;
+    if (ni == FOLD_ROWS)
+        fold_tile(fold_dst, s, d, stride, off, FOLD_ROWS, nj);
+    else if (ni == FOLD_ROWS / 2)
+        fold_tile(fold_dst, s, d, stride, off, FOLD_ROWS / 2, nj);
     else
-        fold_tile(false, src + i0 * ES, dst + i0 * stride + j0 * ES, stride, off, ni, nj);
+        fold_tile(fold_dst, s, d, stride, off, ni, nj);
 }
 
 /* Chunks of up to FOLD_CHUNK folded rows; in each, strips of up to FOLD_ROWS elements of the
