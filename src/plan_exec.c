@@ -164,10 +164,12 @@ static void prefetch_next_tile(const char *s, rl_dim_t rows, rl_dim_t stride, rl
 }
 
 /* A batch of c2 tiles where K2 continues K0 on the destination (OIhw4i16o4i: the 4 input
- * channels of 16 output channels, 64 contiguous elements per pixel): the fold kernel
- * transposes the c2 x c0 source rows at once into the stage in destination order, c1 runs of
- * c2 x c0 elements, which convert as c1 x c2 rows that lie back to back and spread as c1
- * runs (not c1 x c2 runs of c0 elements, 4 bytes each for s8, and c2 transposes of c0 rows). */
+ * channels of 16 output channels, 64 contiguous elements per pixel; OIhw8i8o -> oihw: the 9
+ * pixels of 8 input channels, 72 per output channel): the fold kernel transposes the c2 x c0
+ * source rows at once into the stage in destination order, c1 runs of c2 x c0 elements,
+ * which convert as c1 x c2 rows that lie back to back and spread as c1 runs (not c1 x c2 runs
+ * of c0 elements, 4 bytes each for s8, and c2 transposes of c0 rows). Also where K2 and K1
+ * would merge into one transpose: the conversion's runs, not the transpose, set the pace. */
 static void woven_cvt_tile(const job_t *job, const tile_t *t, char *stage) {
     prefetch_next_tile(t->s, t->c0, t->ss0, t->c1 * t->ses);
     job->p->fold.fn((size_t)t->c1, (size_t)t->c2, (size_t)t->c0, t->s, stage,
@@ -183,7 +185,7 @@ static void woven_cvt_tile(const job_t *job, const tile_t *t, char *stage) {
 static void transpose_cvt_tile(const job_t *job, const tile_t *t) {
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     const bool merged = t->ss2 == t->c1 * t->ses;
-    if (!merged && t->c2 > 1 && t->k2->s[1] == t->c0 && job->p->fold.fn) {
+    if (t->c2 > 1 && t->k2->s[1] == t->c0 && job->p->fold.fn) {
         woven_cvt_tile(job, t, stage);
         return;
     }
