@@ -6,7 +6,8 @@
  * specialised width, the general loop, partial moves of each size) and 128, 256, 264, for
  * n1, n0 in 1..4, runs apart by random gaps in both buffers, rows in either order of the
  * strides and with negative strides, destinations at every offset mod 16, and the bytes
- * between destination runs checked untouched. Source buffers are exactly sized, so ASan
+ * between destination runs checked untouched; and pixels into planes, which the walk moves in
+ * chunks (runs-walk.h, chunk_rows). Source buffers are exactly sized, so ASan
  * catches a read past the last run. White-box: includes src/ headers.
  */
 #include <stdbool.h>
@@ -53,11 +54,10 @@ static size_t extent(size_t n1, size_t n0, size_t w, ptrdiff_t s1, ptrdiff_t s0,
     return (size_t)(hi - lo) + w;
 }
 
-static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t w, bool flip) {
-    ptrdiff_t ss1, ss0, ds1, ds0;
-    strides(rng, n1, n0, w, tu_range(rng, 0, 1), &ss1, &ss0);
-    strides(rng, n1, n0, w, tu_range(rng, 0, 1), &ds1, &ds0);
-    if (flip) ss1 = -ss1, ds0 = -ds0;
+/* One call with the given strides against the formula. */
+static void check_strides(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t w,
+                          ptrdiff_t ss1, ptrdiff_t ss0, ptrdiff_t ds1, ptrdiff_t ds0) {
+    const bool flip = ss1 < 0 || ds0 < 0;
     size_t sbase, dbase;
     const size_t src_bytes = extent(n1, n0, w, ss1, ss0, &sbase);
     const size_t dst_bytes = extent(n1, n0, w, ds1, ds0, &dbase) + 64;
@@ -79,6 +79,33 @@ static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t
     free(src), free(dbuf), free(want);
 }
 
+static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t w, bool flip) {
+    ptrdiff_t ss1, ss0, ds1, ds0;
+    strides(rng, n1, n0, w, tu_range(rng, 0, 1), &ss1, &ss0);
+    strides(rng, n1, n0, w, tu_range(rng, 0, 1), &ds1, &ds0);
+    if (flip) ss1 = -ss1, ds0 = -ds0;
+    check_strides(k, rng, n1, n0, w, ss1, ss0, ds1, ds0);
+}
+
+/* Pixels into planes (nhwc -> nChw8c), the rows continuing each run in its plane, which the
+ * walk moves in chunks of rows plane by plane: planes sharing L1 sets (power-of-two strides,
+ * either sign), quarter-line runs into few planes, chunks that do not divide the rows. */
+static void check_planes(const kernel_t *k, tu_rng_t *rng) {
+    static const size_t shapes[][4] = {/* n1, n0, w, plane stride */
+                                       {70, 18, 32, 4096},
+                                       {75, 9, 64, 2048},
+                                       {100, 3, 16, 1608},
+                                       {150, 5, 8, 1208},
+                                       {40, 6, 12, 488}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        const size_t n1 = shapes[i][0], n0 = shapes[i][1], w = shapes[i][2];
+        const ptrdiff_t plane = (ptrdiff_t)(shapes[i][3] > n1 * w ? shapes[i][3] : 4096 * n1);
+        const ptrdiff_t pixel = (ptrdiff_t)(n0 * w) + (ptrdiff_t)tu_range(rng, 0, 1) * 4;
+        check_strides(k, rng, n1, n0, w, pixel, (ptrdiff_t)w, (ptrdiff_t)w, plane);
+        check_strides(k, rng, n1, n0, w, pixel, (ptrdiff_t)w, (ptrdiff_t)w, -plane);
+    }
+}
+
 int main(void) {
     tu_rng_t rng;
     tu_rng_init(&rng, tu_seed(0x5e45));
@@ -96,6 +123,7 @@ int main(void) {
         }
         check(k, &rng, 56, 2, 32, false); /* aBcd8b -> aBcd16b */
         check(k, &rng, 64, 4, 64, false); /* aBcd16b -> nhwc */
+        check_planes(k, &rng);
         printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");
     }
     return tu_finish("kernels_runs");
