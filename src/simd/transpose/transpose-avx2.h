@@ -116,6 +116,21 @@ tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr, size_t 
     for (; k < nc; ++k) store_row_part(d + k * ds, r[k], nr);
 }
 
+/* The same for rows followed by a pad of at least TILE_R - nr elements (the walk's
+ * RL_FILL_PARTS): each destination row stored whole, its elements past nr the zeros of the rows
+ * not loaded. */
+#define RL_FILL_PARTS 1
+static __attribute__((noinline)) void tile_part_fill(const uint8_t *s, size_t ss, uint8_t *d,
+                                                     size_t ds, size_t nr, size_t nc) {
+    __m128i row[TILE_R];
+    for (size_t i = 0; i < TILE_R; ++i)
+        row[i] = i < nr ? load_row_part(s + i * ss, nc, (nr - 1 - i) * ss + nc * ES)
+                        : _mm_setzero_si128();
+    __m256i r[LANE_ROWS];
+    transpose_rows(row, r);
+    for (size_t k = 0; k < nc; ++k) store32(d + k * ds, r[k]);
+}
+
 #if ES < 4
 /* Two problems of nr <= LANE_ROWS rows and nc <= TILE_C columns in one tile, a lane each (the
  * walk's RL_PAIRED_PARTS): oihw -> OIhw4i16o4i s8 transposes 16 x 9 bytes per output channel,

@@ -29,6 +29,9 @@
  *                     transpose with `pad` write its zeros with its data, as whole rows
  *   RL_PAIRED_PARTS optional, 1: tile_part_pair(sa, sb, ss, da, db, ds, nr, nc) transposes two
  *                     problems of nr <= TILE_R / 2 rows in one tile (a lane each: AVX2 x8, x16)
+ *   RL_FILL_PARTS   optional, 1: tile_part_fill(s, ss, d, ds, nr, nc) is tile_part storing each
+ *                     destination row whole, TILE_R elements (zeros past nr): for a pad that
+ *                     reaches that far
  *   RL_INLINE       its always-inline storage class
  * and gets transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride,
  * pad, stream), the kernel's body, and RL_TRANSPOSE_KERNEL(name), its entry. */
@@ -50,10 +53,31 @@ static void copy_strided(size_t n, const uint8_t *s, size_t ss, uint8_t *d, size
     for (size_t k = 0; k < n; ++k) memcpy(d + k * ds, s + k * ss, ES);
 }
 
-/* `bytes` zeros at d, then every ds bytes: n rows in all (the pad of kernels.h). */
+/* `bytes` zeros at d, then every ds bytes: n rows in all (the pad of kernels.h). A block's pad
+ * (the channels after the last ones: nchw -> nChw16c with C = 24 or 3) is a few bytes per row,
+ * a library call each unless its size is a constant: a pad of 64 bytes or less is two stores of
+ * the largest power of two it holds, the second ending where the pad ends (overlapping the
+ * first: both write zeros of the same pad; one where the pad is that power), which the
+ * compiler makes vector stores. */
+#define RL_ZERO_ROWS_BY(W)                                                                         \
+    {                                                                                              \
+        if (bytes == (W))                                                                          \
+            for (size_t j = 0; j < n; ++j) memset(d + j * ds, 0, W);                               \
+        else                                                                                       \
+            for (size_t j = 0; j < n; ++j) {                                                       \
+                memset(d + j * ds, 0, W);                                                          \
+                memset(d + j * ds + bytes - (W), 0, W);                                            \
+            }                                                                                      \
+        return;                                                                                    \
+    }
 static void zero_rows(size_t n, uint8_t *d, size_t ds, size_t bytes) {
+    if (bytes >= 32 && bytes <= 64) RL_ZERO_ROWS_BY(32)
+    if (bytes >= 16 && bytes < 32) RL_ZERO_ROWS_BY(16)
+    if (bytes >= 8 && bytes < 16) RL_ZERO_ROWS_BY(8)
+    if (bytes >= 4 && bytes < 8) RL_ZERO_ROWS_BY(4)
     for (size_t j = 0; j < n; ++j) memset(d + j * ds, 0, bytes);
 }
+#undef RL_ZERO_ROWS_BY
 
 #ifndef RL_LINE_TILES
 #define RL_LINE_TILES 0
@@ -63,6 +87,9 @@ static void zero_rows(size_t n, uint8_t *d, size_t ds, size_t bytes) {
 #endif
 #ifndef RL_PAIRED_PARTS
 #define RL_PAIRED_PARTS 0
+#endif
+#ifndef RL_FILL_PARTS
+#define RL_FILL_PARTS 0
 #endif
 
 /* Source columns per block: few enough that the destination rows of one block do not
@@ -401,6 +428,28 @@ RL_INLINE void half_strip_alone(size_t rows, size_t cols, const uint8_t *s, size
 }
 #endif
 
+#if RL_FILL_PARTS
+enum { FILL_BLOCK = 64 }; /* columns per block: 64 destination rows, 4 KiB of 64-byte lines */
+/* A problem of fewer rows than a tile whose pad fills the rest of the tile's rows (nchw ->
+ * nChw16c with C = 3: 3 elements and 13 zeros per pixel): partial tiles whose destination rows
+ * are stored whole, TILE_R elements, the rows not loaded as their zeros, instead of nr
+ * elements in pieces and the pad apart; the rest of the pad after each tile. Returns the pad. */
+static size_t fill_parts(size_t rows, size_t cols, const uint8_t *s, size_t ss, uint8_t *d,
+                         size_t ds, size_t pad) {
+    const size_t rest = (pad - (TILE_R - rows)) * ES;  /* zeros past the whole tile rows */
+    for (size_t j0 = 0; j0 < cols; j0 += FILL_BLOCK) { /* the rest while the block is in L1 */
+        const size_t nb = cols - j0 < FILL_BLOCK ? cols - j0 : FILL_BLOCK;
+        for (size_t j = j0; j < j0 + nb; j += TILE_C)
+            tile_part_fill(s + j * ES, ss, d + j * ds, ds, rows,
+                           j0 + nb - j < TILE_C ? j0 + nb - j : TILE_C);
+        if (rest) zero_rows(nb, d + j0 * ds + TILE_R * ES, ds, rest);
+    }
+    return pad;
+}
+#else
+#define fill_parts(rows, cols, s, ss, d, ds, pad) (assert(0), (size_t)0)
+#endif
+
 /* One problem: 1-row and 1-column problems are strided copies, register tiles the rest (with
  * streaming stores when `stream` is set and the file has them); then what is left of the pad. A
  * pad that fill tiles can write with the data goes to the tiles whatever the shape (nchw ->
@@ -411,6 +460,8 @@ static void transpose_one(size_t rows, size_t cols, const uint8_t *s, size_t ss,
     size_t filled = 0; /* zeros of the pad written so far */
     if (rows == 0)
         ; /* only the pad */
+    else if (RL_FILL_PARTS && rows < TILE_R && pad >= TILE_R - rows)
+        filled = fill_parts(rows, cols, s, ss, d, ds, pad);
     else if (!fills && rows == 1)
         copy_strided(cols, s, ES, d, ds);
     else if (!fills && cols == 1)
@@ -486,8 +537,8 @@ RL_INLINE void transpose_any(size_t n, size_t rows, size_t cols, const void *src
 #define RL_TRANSPOSE_KERNEL(name)                                                                  \
     void name(RL_TRANSPOSE_PARAMS) {                                                               \
         transpose_any(n, rows, cols, src, src_step, src_stride, dst, dst_step, dst_stride, pad,    \
-                      stream && RL_LINE_TILES);                                                    \
-        RL_STREAM_FENCE(stream && RL_LINE_TILES);                                                  \
+                      stream &&RL_LINE_TILES);                                                     \
+        RL_STREAM_FENCE(stream &&RL_LINE_TILES);                                                   \
     }
 
 #endif
