@@ -96,6 +96,24 @@ static __attribute__((noinline)) void tile_part(const uint8_t *s, size_t ss, uin
     }
 }
 
+/* The same for rows followed by a pad of at least TILE_R - nr elements (the walk's
+ * RL_FILL_PARTS): each destination row stored whole, both 16-byte halves, its elements past nr
+ * the zeros of the rows not loaded. */
+#define RL_FILL_PARTS 1
+static __attribute__((noinline)) void tile_part_fill(const uint8_t *s, size_t ss, uint8_t *d,
+                                                     size_t ds, size_t nr, size_t nc) {
+    for (size_t h = 0; h < 2; ++h) {
+        v128_t r[LANE_ROWS];
+        for (size_t i = 0; i < LANE_ROWS; ++i)
+            r[i] = LANE_ROWS * h + i < nr
+                       ? load_row_part(s + (LANE_ROWS * h + i) * ss, nc,
+                                       (nr - 1 - LANE_ROWS * h - i) * ss + nc * ES)
+                       : wasm_i64x2_splat(0);
+        if (LANE_ROWS * h < nr) transpose_lanes(r, LANE_ROWS, ES);
+        for (size_t k = 0; k < nc; ++k) wasm_v128_store(d + k * ds + 16 * h, r[k]);
+    }
+}
+
 /* ---- zip and unzip: shuffles ---------------------------------------------------------------
  * A general two-vector i8x16.shuffle costs V8 two pshufb with masks built from immediates on
  * every use; a swizzle whose constant indices are all < 16 or have the top bit set is one
