@@ -85,8 +85,8 @@ typedef struct {
     rl_plan_kernel_t kernel;
     rl_dim_t blk[4]; /* block of K0, K1, K2 (K3: RL_PK_WEAVE) handled by one work item (1 for
                         absent nodes) */
-    rl_dim_t pad;    /* RL_PK_TRANSPOSE: zeros after each destination run of K0 (the padding of
-                        a blocked layout's last block, written with the data) */
+    rl_dim_t pad;    /* RL_PK_TRANSPOSE, RL_PK_RUNS: zeros after each destination run of K0
+                        (the padding of a blocked layout's last block, written with the data) */
     int32_t *table;  /* RL_PK_GATHER(_CVT): source offsets of K0's elements (owned) */
     bool zips;       /* RL_PK_WEAVE, RL_PK_UNWEAVE: by one transpose of the tile and zips
                         (unzips and one transpose) instead of a transpose per K2 step */

@@ -330,7 +330,8 @@ static void run_runs(const job_t *job, const item_t *it) {
     const rl_dim_t ses = (rl_dim_t)job->p->src_es, des = (rl_dim_t)job->p->dst_es;
     job->p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[1], (size_t)(it->cnt[0] * ses),
                     job->src + it->off[0] * ses, k2->s[0] * ses, k1->s[0] * ses,
-                    job->dst + it->off[1] * des, k2->s[1] * des, k1->s[1] * des);
+                    job->dst + it->off[1] * des, k2->s[1] * des, k1->s[1] * des,
+                    (size_t)(r->pad * des));
 }
 
 /* A RL_PK_TRANSPOSE item: its K2 transposes of K0 x K1 in one kernel call (a shuffle of 116
@@ -382,10 +383,10 @@ static void run_transpose_runs(const job_t *job, const item_t *it) {
     }
     if (k1->s[1] < k2->s[1]) /* the smaller destination step innermost: writes in order */
         p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[1], (size_t)row, stage, it->cnt[1] * row,
-                   row, d, k2->s[1] * ses, k1->s[1] * ses);
+                   row, d, k2->s[1] * ses, k1->s[1] * ses, 0);
     else
         p->runs.fn((size_t)it->cnt[1], (size_t)it->cnt[2], (size_t)row, stage, row,
-                   it->cnt[1] * row, d, k1->s[1] * ses, k2->s[1] * ses);
+                   it->cnt[1] * row, d, k1->s[1] * ses, k2->s[1] * ses, 0);
 }
 
 /* A RL_PK_RUNS_TRANSPOSE item: the reverse. The run-copy kernel collects its K2 x K0 source
@@ -405,7 +406,7 @@ static void run_runs_transpose(const job_t *job, const item_t *it) {
     }
     _Alignas(64) char stage[RL_PLAN_STAGE_BYTES];
     p->runs.fn((size_t)it->cnt[2], (size_t)it->cnt[0], (size_t)row, job->src + it->off[0] * ses,
-               k2->s[0] * ses, k0->s[0] * ses, stage, it->cnt[0] * row, row);
+               k2->s[0] * ses, k0->s[0] * ses, stage, it->cnt[0] * row, row, 0);
     p->transpose.fn(1, (size_t)(it->cnt[2] * it->cnt[0]), (size_t)it->cnt[1], stage, 0, (size_t)row,
                     job->dst + it->off[1] * ses, 0, (size_t)(k1->s[1] * ses), 0, job->r->stream);
 }
@@ -455,7 +456,7 @@ static void weave_out(const job_t *job, const weave_t *w, const char *stage, cha
     }
     for (rl_dim_t i = 0; i < n1; ++i)
         p->runs.fn((size_t)nh, (size_t)w->kc->n, (size_t)run, stage + i * w->row * es, run,
-                   w->plane * es, d + i * w->k1->s[1] * es, dh, w->kc->s[1] * es);
+                   w->plane * es, d + i * w->k1->s[1] * es, dh, w->kc->s[1] * es, 0);
 }
 
 /* A pure woven move of runs of 8 bytes or more (OIhw4i16o4i f32: 16) from a source whose
@@ -515,7 +516,7 @@ static void unweave_in(const job_t *job, const weave_t *w, const char *s, char *
     }
     for (rl_dim_t i = 0; i < n1; ++i)
         p->runs.fn((size_t)nh, (size_t)w->kc->n, (size_t)run, s + i * w->k1->s[0] * es, sh,
-                   w->kc->s[0] * es, stage + i * w->row * es, run, w->plane * es);
+                   w->kc->s[0] * es, stage + i * w->row * es, run, w->plane * es, 0);
 }
 
 /* The reverse of weave_by_zips, where the destination's K3 x K0 x K1 elements lie back to

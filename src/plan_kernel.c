@@ -640,16 +640,22 @@ static bool pads_runs_of(const rl_plan_region_t *z, const rl_plan_region_t *r) {
 
 /* A pure transpose writes the destination padding after its runs itself (rl_transpose_fn's
  * pad): nchw -> nChw16c with C = 30 then writes its last block as 14 channels and 2 zeros in
- * whole lines, not 14-element runs and, in a pass of its own, 2-element zero runs. The zero
- * region goes. Only where K0 is never split, so every run ends at the padding. */
+ * whole lines, not 14-element runs and, in a pass of its own, 2-element zero runs. So does a
+ * run copy (rl_runs_fn's pad: nhwc -> nChw16c with C = 3, a pixel's 3 channels and 13 zeros
+ * per line). The zero region goes. Only where K0 is never split, so every run ends at the
+ * padding. */
+static bool writes_padding(const rl_plan_region_t *r) {
+    return (r->kernel == RL_PK_TRANSPOSE || r->kernel == RL_PK_RUNS) && r->pad == 0;
+}
+
 void rl_plan_fuse_padding(rl_plan_t *p) {
     if (p->convert) return;
     for (int i = 0; i < p->nregions; ++i) {
         const rl_plan_region_t *z = &p->regions[i];
         if (z->kernel != RL_PK_ZERO) continue;
         int t = 0;
-        while (t < p->nregions && !(p->regions[t].kernel == RL_PK_TRANSPOSE &&
-                                    p->regions[t].pad == 0 && pads_runs_of(z, &p->regions[t])))
+        while (t < p->nregions &&
+               !(writes_padding(&p->regions[t]) && pads_runs_of(z, &p->regions[t])))
             ++t;
         if (t == p->nregions) continue;
         p->regions[t].pad = z->node[z->nnodes - 1].n;

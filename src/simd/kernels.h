@@ -102,13 +102,17 @@ typedef void (*rl_lines_fn)(RL_LINES_PARAMS);
 
 /* 2-D copy of runs of one width, the short contiguous runs of a move between blocked layouts
  * of different blocks or between blocked and channels-last ones (aBcd8b -> aBcd16b: 32-byte
- * runs, two source planes per destination block), many in one call instead of a memcpy each:
+ * runs, two source planes per destination block), many in one call instead of a memcpy each,
+ * each destination run followed by `pad` zero bytes (a blocked layout's padding: nhwc ->
+ * nChw16c with C = 3, 12 bytes of data and 52 of zeros per pixel):
  *   dst[i * dst_stride1 + j * dst_stride0 + b] = src[i * src_stride1 + j * src_stride0 + b]
- *   for i < n1, j < n0, b < width (strides in bytes, any sign; the runs do not overlap).
+ *   for i < n1, j < n0, b < width, and 0 for width <= b < width + pad (strides in bytes, any
+ *   sign; the runs and their pads do not overlap).
  * Reads and writes only those bytes. Plain stores (whole lines go to the line kernel). */
 #define RL_RUNS_PARAMS                                                                         \
     size_t n1, size_t n0, size_t width, const void *src, ptrdiff_t src_stride1,                \
-        ptrdiff_t src_stride0, void *dst, ptrdiff_t dst_stride1, ptrdiff_t dst_stride0
+        ptrdiff_t src_stride0, void *dst, ptrdiff_t dst_stride1, ptrdiff_t dst_stride0,        \
+        size_t pad
 typedef void (*rl_runs_fn)(RL_RUNS_PARAMS);
 
 /* A transpose of which one side's rows fold in two: n2 x n1 rows of m elements, row (b, a) at

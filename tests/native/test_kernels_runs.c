@@ -7,8 +7,8 @@
  * n1, n0 in 1..4, runs apart by random gaps in both buffers, rows in either order of the
  * strides and with negative strides, destinations at every offset mod 16, and the bytes
  * between destination runs checked untouched; and pixels into planes, which the walk moves in
- * chunks (runs-walk.h, chunk_rows). Source buffers are exactly sized, so ASan
- * catches a read past the last run. White-box: includes src/ headers.
+ * chunks (runs-walk.h, chunk_rows); and runs followed by zeros (the pad argument). Source buffers
+ * are exactly sized, so ASan catches a read past the last run. White-box: includes src/ headers.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,11 +56,11 @@ static size_t extent(size_t n1, size_t n0, size_t w, ptrdiff_t s1, ptrdiff_t s0,
 
 /* One call with the given strides against the formula. */
 static void check_strides(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t w,
-                          ptrdiff_t ss1, ptrdiff_t ss0, ptrdiff_t ds1, ptrdiff_t ds0) {
+                          ptrdiff_t ss1, ptrdiff_t ss0, ptrdiff_t ds1, ptrdiff_t ds0, size_t pad) {
     const bool flip = ss1 < 0 || ds0 < 0;
     size_t sbase, dbase;
     const size_t src_bytes = extent(n1, n0, w, ss1, ss0, &sbase);
-    const size_t dst_bytes = extent(n1, n0, w, ds1, ds0, &dbase) + 64;
+    const size_t dst_bytes = extent(n1, n0, w + pad, ds1, ds0, &dbase) + 64;
     const size_t shift = (size_t)tu_range(rng, 0, 15);
     unsigned char *src = malloc(src_bytes), *dbuf = malloc(dst_bytes), *want = malloc(dst_bytes);
     if (!src || !dbuf || !want) abort();
@@ -70,12 +70,14 @@ static void check_strides(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0
     const unsigned char *s = src + sbase;
     unsigned char *d = dbuf + 32 + shift + dbase, *wd = want + 32 + shift + dbase;
     for (size_t i = 0; i < n1; ++i)
-        for (size_t j = 0; j < n0; ++j)
-            memcpy(wd + (ptrdiff_t)i * ds1 + (ptrdiff_t)j * ds0,
-                   s + (ptrdiff_t)i * ss1 + (ptrdiff_t)j * ss0, w);
-    k->fn(n1, n0, w, s, ss1, ss0, d, ds1, ds0);
-    CHECK_MSG(memcmp(dbuf, want, dst_bytes) == 0, "%s n1=%zu n0=%zu width=%zu%s", k->name, n1, n0,
-              w, flip ? " negative strides" : "");
+        for (size_t j = 0; j < n0; ++j) {
+            unsigned char *run = wd + (ptrdiff_t)i * ds1 + (ptrdiff_t)j * ds0;
+            memcpy(run, s + (ptrdiff_t)i * ss1 + (ptrdiff_t)j * ss0, w);
+            memset(run + w, 0, pad);
+        }
+    k->fn(n1, n0, w, s, ss1, ss0, d, ds1, ds0, pad);
+    CHECK_MSG(memcmp(dbuf, want, dst_bytes) == 0, "%s n1=%zu n0=%zu width=%zu pad=%zu%s", k->name,
+              n1, n0, w, pad, flip ? " negative strides" : "");
     free(src), free(dbuf), free(want);
 }
 
@@ -84,7 +86,26 @@ static void check(const kernel_t *k, tu_rng_t *rng, size_t n1, size_t n0, size_t
     strides(rng, n1, n0, w, tu_range(rng, 0, 1), &ss1, &ss0);
     strides(rng, n1, n0, w, tu_range(rng, 0, 1), &ds1, &ds0);
     if (flip) ss1 = -ss1, ds0 = -ds0;
-    check_strides(k, rng, n1, n0, w, ss1, ss0, ds1, ds0);
+    check_strides(k, rng, n1, n0, w, ss1, ss0, ds1, ds0, 0);
+}
+
+/* Runs followed by zeros (a blocked layout's padding: nhwc -> nChw16c with C = 3): every width
+ * against pads that reach past each move's fill (16, 32, 64 bytes) or stop short of it, the
+ * spans rows innermost or runs innermost, back to back or apart. */
+static void check_pads(const kernel_t *k, tu_rng_t *rng) {
+    static const size_t pads[] = {1, 4, 13, 20, 26, 52, 60, 100};
+    for (size_t w = 1; w <= 70; w += (w < 16 ? 1 : 5))
+        for (size_t p = 0; p < sizeof pads / sizeof pads[0]; ++p) {
+            const size_t pad = pads[p], span = w + pad, gap = (size_t)tu_range(rng, 0, 1) * 8;
+            const size_t n1 = (size_t)tu_range(rng, 1, 5), n0 = (size_t)tu_range(rng, 1, 40);
+            const ptrdiff_t ss0 = (ptrdiff_t)w, ss1 = (ptrdiff_t)(n0 * w);
+            if (tu_range(rng, 0, 1)) /* runs of a row back to back: nhwc -> nChw16c */
+                check_strides(k, rng, n1, n0, w, ss1, ss0, (ptrdiff_t)(n0 * (span + gap)),
+                              (ptrdiff_t)(span + gap), pad);
+            else
+                check_strides(k, rng, n1, n0, w, ss1, ss0, (ptrdiff_t)(span + gap),
+                              (ptrdiff_t)(n1 * (span + gap)), pad);
+        }
 }
 
 /* Pixels into planes (nhwc -> nChw8c), the rows continuing each run in its plane, which the
@@ -101,8 +122,8 @@ static void check_planes(const kernel_t *k, tu_rng_t *rng) {
         const size_t n1 = shapes[i][0], n0 = shapes[i][1], w = shapes[i][2];
         const ptrdiff_t plane = (ptrdiff_t)(shapes[i][3] > n1 * w ? shapes[i][3] : 4096 * n1);
         const ptrdiff_t pixel = (ptrdiff_t)(n0 * w) + (ptrdiff_t)tu_range(rng, 0, 1) * 4;
-        check_strides(k, rng, n1, n0, w, pixel, (ptrdiff_t)w, (ptrdiff_t)w, plane);
-        check_strides(k, rng, n1, n0, w, pixel, (ptrdiff_t)w, (ptrdiff_t)w, -plane);
+        check_strides(k, rng, n1, n0, w, pixel, (ptrdiff_t)w, (ptrdiff_t)w, plane, 0);
+        check_strides(k, rng, n1, n0, w, pixel, (ptrdiff_t)w, (ptrdiff_t)w, -plane, 0);
     }
 }
 
@@ -124,6 +145,7 @@ int main(void) {
         check(k, &rng, 56, 2, 32, false); /* aBcd8b -> aBcd16b */
         check(k, &rng, 64, 4, 64, false); /* aBcd16b -> nhwc */
         check_planes(k, &rng);
+        check_pads(k, &rng);
         printf("%s: %s\n", k->name, tu_failures == before ? "ok" : "FAILED");
     }
     return tu_finish("kernels_runs");

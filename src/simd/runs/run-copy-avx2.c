@@ -21,6 +21,11 @@ static inline __attribute__((always_inline)) void move_part(const char *s, char 
                             rl_avx2_load_partial16((const unsigned char *)s, nb), nb);
 }
 
+#define RL_RUN_FILL 32
+static inline __attribute__((always_inline)) void move_fill(const char *s, char *d, size_t nb) {
+    _mm256_storeu_si256((__m256i *)d, rl_avx2_load_partial(s, nb));
+}
+
 #include "runs-walk.h"
 
 RL_RUNS_KERNEL(rl_run_copy__avx2)

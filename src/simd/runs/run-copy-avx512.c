@@ -23,6 +23,12 @@ static inline __attribute__((always_inline)) void move_part(const char *s, char 
     }
 }
 
+#define RL_RUN_FILL 64
+static inline __attribute__((always_inline)) void move_fill(const char *s, char *d, size_t nb) {
+    const __mmask64 m = ((__mmask64)1 << nb) - 1u;
+    _mm512_storeu_si512(d, _mm512_maskz_loadu_epi8(m, s));
+}
+
 #include "runs-walk.h"
 
 RL_RUNS_KERNEL(rl_run_copy__avx512)

@@ -28,6 +28,11 @@ static inline __attribute__((always_inline)) void move_part(const char *s, char 
     if (b < nb) move16(s + nb - 16, d + nb - 16);
 }
 
+#define RL_RUN_FILL 16
+static inline __attribute__((always_inline)) void move_fill(const char *s, char *d, size_t nb) {
+    wasm_v128_store(d, rl_wasm_load_partial(s, nb));
+}
+
 #include "runs-walk.h"
 
 RL_RUNS_KERNEL(rl_run_copy__wasm128)

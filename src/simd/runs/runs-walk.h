@@ -8,11 +8,16 @@
  *   RL_RUN_VEC                the bytes of its widest move
  *   move_vec(s, d)            RL_RUN_VEC bytes from s to d
  *   move_part(s, d, nb)       nb < RL_RUN_VEC bytes from s to d, no byte past them touched
+ *   RL_RUN_FILL, move_fill(s, d, nb)  nb < RL_RUN_FILL bytes from s into a register, zeros
+ *                             after them, stored whole: RL_RUN_FILL bytes at d (a run and the
+ *                             start of its padding)
  * and gets RL_RUNS_KERNEL(name), which defines the kernel `name` (kernels.h, rl_runs_fn). */
 #ifndef RL_SIMD_RUNS_WALK_H
 #define RL_SIMD_RUNS_WALK_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* One run of w bytes: whole vectors, then the tail as one more vector ending at the run's
  * end (it rewrites a few bytes with the same values: no read or write outside the run), or,
@@ -79,11 +84,54 @@ static inline __attribute__((always_inline)) void copy_chunks(size_t rows, size_
     }
 }
 
-/* Every run, row by row (w a constant after inlining). */
-static inline __attribute__((always_inline)) void copy_runs(size_t n1, size_t n0, size_t w,
-                                                            const char *s, ptrdiff_t ss1,
-                                                            ptrdiff_t ss0, char *d, ptrdiff_t ds1,
-                                                            ptrdiff_t ds0) {
+/* n zero bytes at d as constant-size stores (the file's vector moves), from both ends of the
+ * span: the largest of 64, 16 or 4 bytes it holds, overlapping where n is no multiple of it. */
+static inline __attribute__((always_inline)) void zero_span(char *d, size_t n) {
+#define RL_ZERO_SPAN_BY(W)                                                                         \
+    if (n >= (W)) {                                                                                \
+        size_t b = 0;                                                                              \
+        for (; b + (W) <= n; b += (W)) memset(d + b, 0, W);                                        \
+        if (b < n) memset(d + n - (W), 0, W);                                                      \
+        return;                                                                                    \
+    }
+    RL_ZERO_SPAN_BY(64)
+    RL_ZERO_SPAN_BY(16)
+    RL_ZERO_SPAN_BY(4)
+#undef RL_ZERO_SPAN_BY
+    for (size_t b = 0; b < n; ++b) d[b] = 0;
+}
+
+/* Runs followed by their padding. A run shorter than the file's fill move whose padding
+ * reaches past it is loaded into that move's register, zeros after it, and stored whole (a
+ * pixel's 3 f32 channels and 13 zeros: one 32-byte store with its data, then 32 bytes of
+ * zeros, not a copy of 12 bytes in pieces and the 52 after them); other runs are copied, then
+ * their padding zeroed, while the line is in L1. */
+static inline __attribute__((always_inline)) void
+copy_padded_runs(size_t n1, size_t n0, size_t w, size_t pad, const char *s, ptrdiff_t ss1,
+                 ptrdiff_t ss0, char *d, ptrdiff_t ds1, ptrdiff_t ds0) {
+    const bool fill = w < RL_RUN_FILL && w + pad >= RL_RUN_FILL;
+    for (size_t i = 0; i < n1; ++i)
+        for (size_t j = 0; j < n0; ++j) {
+            const char *sj = s + (ptrdiff_t)i * ss1 + (ptrdiff_t)j * ss0;
+            char *dj = d + (ptrdiff_t)i * ds1 + (ptrdiff_t)j * ds0;
+            if (fill) {
+                move_fill(sj, dj, w);
+                zero_span(dj + RL_RUN_FILL, w + pad - RL_RUN_FILL);
+            } else {
+                copy_run(sj, dj, w);
+                zero_span(dj + w, pad);
+            }
+        }
+}
+
+/* Every run, row by row (w a constant after inlining); runs with padding apart. */
+static inline __attribute__((always_inline)) void
+copy_runs(size_t n1, size_t n0, size_t w, const char *s, ptrdiff_t ss1, ptrdiff_t ss0, char *d,
+          ptrdiff_t ds1, ptrdiff_t ds0, size_t pad) {
+    if (pad) {
+        copy_padded_runs(n1, n0, w, pad, s, ss1, ss0, d, ds1, ds0);
+        return;
+    }
     if (n0 == 2) {
         copy_run_pairs(n1, w, s, ss1, ss0, d, ds1, ds0);
         return;
@@ -103,10 +151,9 @@ static inline __attribute__((always_inline)) void copy_runs(size_t n1, size_t n0
 
 /* The widths a blocked or channels-last layout makes most (multiples of 4 bytes up to 64, and
  * two and four lines) get a loop each; others take the general one. */
+/* clang-format off */
 #define RL_RUNS_WIDTH(W)                                                                           \
-    case W:                                                                                        \
-        copy_runs(n1, n0, W, s, ss1, ss0, d, ds1, ds0);                                            \
-        return;
+    case W: copy_runs(n1, n0, W, s, ss1, ss0, d, ds1, ds0, pad); return;
 #define RL_RUNS_KERNEL(name)                                                                       \
     void name(RL_RUNS_PARAMS) {                                                                    \
         const char *s = (const char *)src;                                                         \
@@ -114,14 +161,14 @@ static inline __attribute__((always_inline)) void copy_runs(size_t n1, size_t n0
         const ptrdiff_t ss1 = src_stride1, ss0 = src_stride0, ds1 = dst_stride1,                   \
                         ds0 = dst_stride0;                                                         \
         switch (width) {                                                                           \
-            RL_RUNS_WIDTH(4)                                                                       \
-            RL_RUNS_WIDTH(8) RL_RUNS_WIDTH(12) RL_RUNS_WIDTH(16) RL_RUNS_WIDTH(20)                 \
-                RL_RUNS_WIDTH(24) RL_RUNS_WIDTH(28) RL_RUNS_WIDTH(32) RL_RUNS_WIDTH(36)            \
-                    RL_RUNS_WIDTH(40) RL_RUNS_WIDTH(44) RL_RUNS_WIDTH(48) RL_RUNS_WIDTH(52)        \
-                        RL_RUNS_WIDTH(56) RL_RUNS_WIDTH(60) RL_RUNS_WIDTH(64) RL_RUNS_WIDTH(128)   \
-                            RL_RUNS_WIDTH(256) default                                             \
-                : copy_runs(n1, n0, width, s, ss1, ss0, d, ds1, ds0);                              \
+            RL_RUNS_WIDTH(4) RL_RUNS_WIDTH(8) RL_RUNS_WIDTH(12) RL_RUNS_WIDTH(16)                  \
+            RL_RUNS_WIDTH(20) RL_RUNS_WIDTH(24) RL_RUNS_WIDTH(28) RL_RUNS_WIDTH(32)                \
+            RL_RUNS_WIDTH(36) RL_RUNS_WIDTH(40) RL_RUNS_WIDTH(44) RL_RUNS_WIDTH(48)                \
+            RL_RUNS_WIDTH(52) RL_RUNS_WIDTH(56) RL_RUNS_WIDTH(60) RL_RUNS_WIDTH(64)                \
+            RL_RUNS_WIDTH(128) RL_RUNS_WIDTH(256)                                                  \
+        default: copy_runs(n1, n0, width, s, ss1, ss0, d, ds1, ds0, pad);                          \
         }                                                                                          \
     }
+/* clang-format on */
 
 #endif
