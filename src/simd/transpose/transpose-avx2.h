@@ -73,6 +73,10 @@ RL_INLINE __m128i load_row_part(const uint8_t *p, size_t nc, size_t room) {
 }
 RL_INLINE void store_row_part(uint8_t *p, __m256i v, size_t nr) {
 #if ES == 4
+    if (nr == 8) { /* a whole row: vmaskmov stores are microcoded on AMD */
+        store32(p, v);
+        return;
+    }
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     _mm256_maskstore_epi32((int *)p, _mm256_cmpgt_epi32(_mm256_set1_epi32((int)nr), lanes), v);
 #else
