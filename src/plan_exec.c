@@ -90,25 +90,27 @@ typedef void (*tile_fn)(const job_t *job, const tile_t *t);
 /* ---- the tile runners, one per region kind ------------------------------------------- */
 
 /* n rows of `bytes` zeros, `stride` bytes apart. The padding of a blocked channel axis is a
- * few elements per pixel (nChw16c with C = 30: 8 bytes every 64), so the usual sizes get a
- * constant-size memset, which compiles to plain stores instead of a call per row. */
+ * few elements per pixel (nChw16c with C = 30: 8 bytes every 64; C = 3, 52 bytes), so a row
+ * of 64 bytes or less is two constant-size memsets of the largest power of two it holds, from
+ * both ends (overlapping where it is not that power), which compile to plain stores instead of
+ * a call per row. */
 static void zero_rows(char *d, rl_dim_t n, rl_dim_t stride, size_t bytes) {
-    switch (bytes) {
-#define ZERO_ROWS(B)                                                                               \
-    case B:                                                                                        \
-        for (rl_dim_t i = 0; i < n; ++i) memset(d + i * stride, 0, B);                             \
-        return;
-        ZERO_ROWS(4)
-        ZERO_ROWS(8)
-        ZERO_ROWS(12)
-        ZERO_ROWS(16)
-        ZERO_ROWS(24)
-        ZERO_ROWS(32)
-        ZERO_ROWS(48)
-#undef ZERO_ROWS
-    default:
-        for (rl_dim_t i = 0; i < n; ++i) memset(d + i * stride, 0, bytes);
+#define ZERO_ROWS_BY(W)                                                                            \
+    if (bytes >= (W)) {                                                                            \
+        for (rl_dim_t i = 0; i < n; ++i) {                                                         \
+            memset(d + i * stride, 0, W);                                                          \
+            memset(d + i * stride + bytes - (W), 0, W);                                            \
+        }                                                                                          \
+        return;                                                                                    \
     }
+    if (bytes <= 64) {
+        ZERO_ROWS_BY(32)
+        ZERO_ROWS_BY(16)
+        ZERO_ROWS_BY(8)
+        ZERO_ROWS_BY(4)
+    }
+#undef ZERO_ROWS_BY
+    for (rl_dim_t i = 0; i < n; ++i) memset(d + i * stride, 0, bytes);
 }
 
 static void zero_tile(const job_t *job, const tile_t *t) {
