@@ -344,11 +344,13 @@ static void move_runs(const rl_plan_job_t *job, const char *from, char *to, shap
     }
     if (job->p->runs.fn && outer < row) { /* the smaller step apart innermost: the runs of
                                              consecutive blocks (nhwc -> nChw8c: pixels) in order */
-        job->p->runs.fn((size_t)g.rows, (size_t)g.outer, (size_t)bytes, from, fr, fo, to, tr, to_o, 0);
+        job->p->runs.fn((size_t)g.rows, (size_t)g.outer, (size_t)bytes, from, fr, fo, to, tr, to_o,
+                        0);
         return;
     }
     if (job->p->runs.fn) {
-        job->p->runs.fn((size_t)g.outer, (size_t)g.rows, (size_t)bytes, from, fo, fr, to, to_o, tr, 0);
+        job->p->runs.fn((size_t)g.outer, (size_t)g.rows, (size_t)bytes, from, fo, fr, to, to_o, tr,
+                        0);
         return;
     }
     for (rl_dim_t a = 0; a < g.outer; ++a)

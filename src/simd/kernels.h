@@ -109,10 +109,9 @@ typedef void (*rl_lines_fn)(RL_LINES_PARAMS);
  *   for i < n1, j < n0, b < width, and 0 for width <= b < width + pad (strides in bytes, any
  *   sign; the runs and their pads do not overlap).
  * Reads and writes only those bytes. Plain stores (whole lines go to the line kernel). */
-#define RL_RUNS_PARAMS                                                                         \
-    size_t n1, size_t n0, size_t width, const void *src, ptrdiff_t src_stride1,                \
-        ptrdiff_t src_stride0, void *dst, ptrdiff_t dst_stride1, ptrdiff_t dst_stride0,        \
-        size_t pad
+#define RL_RUNS_PARAMS                                                                             \
+    size_t n1, size_t n0, size_t width, const void *src, ptrdiff_t src_stride1,                    \
+        ptrdiff_t src_stride0, void *dst, ptrdiff_t dst_stride1, ptrdiff_t dst_stride0, size_t pad
 typedef void (*rl_runs_fn)(RL_RUNS_PARAMS);
 
 /* A transpose of which one side's rows fold in two: n2 x n1 rows of m elements, row (b, a) at

@@ -125,9 +125,10 @@ copy_padded_runs(size_t n1, size_t n0, size_t w, size_t pad, const char *s, ptrd
 }
 
 /* Every run, row by row (w a constant after inlining); runs with padding apart. */
-static inline __attribute__((always_inline)) void
-copy_runs(size_t n1, size_t n0, size_t w, const char *s, ptrdiff_t ss1, ptrdiff_t ss0, char *d,
-          ptrdiff_t ds1, ptrdiff_t ds0, size_t pad) {
+static inline __attribute__((always_inline)) void copy_runs(size_t n1, size_t n0, size_t w,
+                                                            const char *s, ptrdiff_t ss1,
+                                                            ptrdiff_t ss0, char *d, ptrdiff_t ds1,
+                                                            ptrdiff_t ds0, size_t pad) {
     if (pad) {
         copy_padded_runs(n1, n0, w, pad, s, ss1, ss0, d, ds1, ds0);
         return;
