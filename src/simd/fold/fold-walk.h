@@ -9,7 +9,8 @@
  *   RL_INLINE   its always-inline storage class
  *   fold_tile(fold_dst, s, d, stride, off, ni, nj): ni <= FOLD_ROWS elements of nj <= FOLD_COLS
  *     folded rows at s + off[k] (fold_dst false) or d + off[k] (true), against ni plain rows
- *     of nj elements `stride` bytes apart at the other pointer
+ *     of nj elements `stride` bytes apart at the other pointer; or FOLD_QWORD_STRIPS and
+ *     put8, put16, get8, get16, of which this header makes it
  * and gets RL_FOLD_KERNEL(name), the kernel's entry. */
 #ifndef RL_SIMD_FOLD_WALK_H
 #define RL_SIMD_FOLD_WALK_H
@@ -17,6 +18,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef FOLD_QWORD_STRIPS
+/* fold_tile of the byte files (FOLD_QWORD_STRIPS): 8 or fewer elements of the folded rows by
+ * qwords (put8, get8), more by 16-row transposes (put16, get16). */
+RL_INLINE void fold_tile(bool fold_dst, const uint8_t *s, uint8_t *d, size_t stride,
+                         const ptrdiff_t *off, size_t ni, size_t nj) {
+    if (fold_dst)
+        ni <= 8 ? put8(s, stride, d, off, ni, nj) : put16(s, stride, d, off, ni, nj);
+    else
+        ni <= 8 ? get8(s, off, d, stride, ni, nj) : get16(s, off, d, stride, ni, nj);
+}
+#endif
 
 enum { FOLD_CHUNK = 256 }; /* folded rows whose offsets are laid out at once */
 

@@ -115,8 +115,7 @@ RL_INLINE void put_pair(const uint8_t *s, size_t ss, uint8_t *d, size_t n1, ptrd
 void rl_x32_fold_16x16__avx512(RL_FOLD_PARAMS) {
     if (fold_dst && m == 8 && step2 == 32 && n1 <= 16 && n2 % 2 == 0) {
         for (size_t b = 0; b < n2; b += 2)
-            put_pair((const uint8_t *)src + b * n1 * 4, stride, (uint8_t *)dst + b * 32, n1,
-                     step1);
+            put_pair((const uint8_t *)src + b * n1 * 4, stride, (uint8_t *)dst + b * 32, n1, step1);
         return;
     }
     const size_t rows = n2 * n1;

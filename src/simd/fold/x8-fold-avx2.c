@@ -131,16 +131,7 @@ RL_INLINE void get16(const uint8_t *s, const ptrdiff_t *off, uint8_t *d, size_t 
     for (size_t i = 0; i < ni; ++i) store_plain(d + i * ds, r[i], nj);
 }
 
-/* One tile (fold-walk.h): 8 or fewer elements of the folded rows by qwords, more by 16-row
- * transposes. */
-RL_INLINE void fold_tile(bool fold_dst, const uint8_t *s, uint8_t *d, size_t stride,
-                         const ptrdiff_t *off, size_t ni, size_t nj) {
-    if (fold_dst)
-        ni <= 8 ? put8(s, stride, d, off, ni, nj) : put16(s, stride, d, off, ni, nj);
-    else
-        ni <= 8 ? get8(s, off, d, stride, ni, nj) : get16(s, off, d, stride, ni, nj);
-}
-
+#define FOLD_QWORD_STRIPS 1 /* fold_tile: fold-walk.h */
 #include "fold-walk.h"
 
 RL_FOLD_KERNEL(rl_x8_fold__avx2)

@@ -20,21 +20,7 @@ typedef v128_t vec_t;
 
 enum { FOLD_ROWS = 16, FOLD_COLS = 16 }; /* a tile: elements of a folded row x folded rows */
 
-/* The low (hi = 0) or high halves of a and b, interleaved in `bytes`-byte units. */
-RL_INLINE v128_t unpack(int hi, int bytes, v128_t a, v128_t b) {
-    switch (bytes) {
-    case 1:
-        return hi ? wasm_i8x16_shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30,
-                                       15, 31)
-                  : wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7,
-                                       23);
-    case 2:
-        return hi ? wasm_i16x8_shuffle(a, b, 4, 12, 5, 13, 6, 14, 7, 15)
-                  : wasm_i16x8_shuffle(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
-    case 4: return hi ? wasm_i32x4_shuffle(a, b, 2, 6, 3, 7) : wasm_i32x4_shuffle(a, b, 0, 4, 1, 5);
-    default: return hi ? wasm_i64x2_shuffle(a, b, 1, 3) : wasm_i64x2_shuffle(a, b, 0, 2);
-    }
-}
+RL_WASM128_UNPACK()
 
 /* The first nb <= 16 bytes at p (nothing past them read or written). */
 RL_INLINE v128_t load_n(const uint8_t *p, size_t nb) {
@@ -117,16 +103,7 @@ RL_INLINE void get16(const uint8_t *s, const ptrdiff_t *off, uint8_t *d, size_t 
     for (size_t i = 0; i < ni; ++i) store_n(d + i * ds, r[i], nj);
 }
 
-/* One tile (fold-walk.h): 8 or fewer elements of the folded rows by qwords, more by 16-row
- * transposes. */
-RL_INLINE void fold_tile(bool fold_dst, const uint8_t *s, uint8_t *d, size_t stride,
-                         const ptrdiff_t *off, size_t ni, size_t nj) {
-    if (fold_dst)
-        ni <= 8 ? put8(s, stride, d, off, ni, nj) : put16(s, stride, d, off, ni, nj);
-    else
-        ni <= 8 ? get8(s, off, d, stride, ni, nj) : get16(s, off, d, stride, ni, nj);
-}
-
+#define FOLD_QWORD_STRIPS 1 /* fold_tile: fold-walk.h */
 #include "fold-walk.h"
 
 RL_FOLD_KERNEL(rl_x8_fold__wasm128)

@@ -100,6 +100,16 @@ RL_INLINE void transpose_rows(const __m128i *row, __m256i *r) {
 
 RL_INLINE __m128i lo128(__m256i v) { return _mm256_castsi256_si128(v); }
 
+/* The first nr <= TILE_R source rows of nc <= TILE_C columns (the rest zeros) transposed into
+ * r: column k in r[k] (rows 0..LANE_ROWS-1 in lane 0, the rest in lane 1). */
+RL_INLINE void part_rows(const uint8_t *s, size_t ss, size_t nr, size_t nc, __m256i *r) {
+    __m128i row[TILE_R];
+    for (size_t i = 0; i < TILE_R; ++i)
+        row[i] = i < nr ? load_row_part(s + i * ss, nc, (nr - 1 - i) * ss + nc * ES)
+                        : _mm_setzero_si128();
+    transpose_rows(row, r);
+}
+
 /* The same as tile for the first nr <= TILE_R rows and nc <= TILE_C columns only. Dword rows
  * are one vmaskmov each, small enough to inline; narrower rows take several pieces each. */
 #if ES == 4
@@ -108,12 +118,8 @@ static void
 static __attribute__((noinline)) void
 #endif
 tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr, size_t nc) {
-    __m128i row[TILE_R];
-    for (size_t i = 0; i < TILE_R; ++i)
-        row[i] = i < nr ? load_row_part(s + i * ss, nc, (nr - 1 - i) * ss + nc * ES)
-                        : _mm_setzero_si128();
     __m256i r[LANE_ROWS];
-    transpose_rows(row, r);
+    part_rows(s, ss, nr, nc, r);
     size_t k = 0;
     if (short_rows_back_to_back(ds, nr))
         for (; (nc - k) * ds >= 16; ++k) _mm_storeu_si128((__m128i *)(d + k * ds), lo128(r[k]));
@@ -126,12 +132,8 @@ tile_part(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t nr, size_t 
 #define RL_FILL_PARTS 1
 static __attribute__((noinline)) void tile_part_fill(const uint8_t *s, size_t ss, uint8_t *d,
                                                      size_t ds, size_t nr, size_t nc) {
-    __m128i row[TILE_R];
-    for (size_t i = 0; i < TILE_R; ++i)
-        row[i] = i < nr ? load_row_part(s + i * ss, nc, (nr - 1 - i) * ss + nc * ES)
-                        : _mm_setzero_si128();
     __m256i r[LANE_ROWS];
-    transpose_rows(row, r);
+    part_rows(s, ss, nr, nc, r);
     for (size_t k = 0; k < nc; ++k) store32(d + k * ds, r[k]);
 }
 

@@ -32,21 +32,7 @@ typedef v128_t vec_t;
 
 #include "transpose-lanes.h"
 
-/* The low (hi = 0) or high halves of a and b, interleaved in `bytes`-byte units. */
-RL_INLINE v128_t unpack(int hi, int bytes, v128_t a, v128_t b) {
-    switch (bytes) {
-    case 1:
-        return hi ? wasm_i8x16_shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30,
-                                       15, 31)
-                  : wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7,
-                                       23);
-    case 2:
-        return hi ? wasm_i16x8_shuffle(a, b, 4, 12, 5, 13, 6, 14, 7, 15)
-                  : wasm_i16x8_shuffle(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
-    case 4: return hi ? wasm_i32x4_shuffle(a, b, 2, 6, 3, 7) : wasm_i32x4_shuffle(a, b, 0, 4, 1, 5);
-    default: return hi ? wasm_i64x2_shuffle(a, b, 1, 3) : wasm_i64x2_shuffle(a, b, 0, 2);
-    }
-}
+RL_WASM128_UNPACK()
 
 RL_INLINE v128_t load16(const uint8_t *p) { return wasm_v128_load(p); }
 RL_INLINE void store16(uint8_t *p, v128_t v) { wasm_v128_store(p, v); }
