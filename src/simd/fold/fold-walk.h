@@ -35,7 +35,7 @@ enum { FOLD_CHUNK = 256 }; /* folded rows whose offsets are laid out at once */
 
 /* The offsets of folded rows j0 .. j0 + n - 1, row (b, a) = j at b step2 + a step1: a loop per
  * fold, whose exit a predictor learns, rather than a test per row (a weight format's 9 pixels
- * end a fold every few rows; the test cost a third of the x8 kernel in mispredictions). */
+ * end a fold every few rows, a branch the predictor keeps missing: docs/performance.md). */
 static void fold_offsets(size_t j0, size_t n, size_t n1, ptrdiff_t step2, ptrdiff_t step1,
                          ptrdiff_t *off) {
     size_t b = j0 / n1, a = j0 % n1, k = 0;
